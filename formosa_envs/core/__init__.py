@@ -1,0 +1,18 @@
+"""The shared core (stdlib + numpy only): engine contract, decision stack, action
+segments, observer pieces, data loading and the contract-check kit."""
+
+from .actions import ActionSpace, Segment
+from .decisions import Decision, Handler
+from .engine import CHANCE, TERMINAL, Game, StackGame, rank_returns
+from .errors import (
+    ConfigError,
+    DataError,
+    FormosaError,
+    IllegalActionError,
+    StateFormatError,
+)
+from .observer import ObservationLayout, Piece, seat_order
+
+__all__ = ["CHANCE", "TERMINAL", "ActionSpace", "ConfigError", "DataError", "Decision",
+           "FormosaError", "Game", "Handler", "IllegalActionError", "ObservationLayout",
+           "Piece", "Segment", "StackGame", "StateFormatError", "rank_returns", "seat_order"]

@@ -1,0 +1,162 @@
+"""The contract-check kit: engine invariants every game's tests call.
+
+Each check drives a :class:`~formosa_envs.core.engine.Game` with its own
+seeded generator and raises ``AssertionError`` with a precise message when a
+contract of DESIGN.md section 2 is broken. Games pass an ``invariant``
+callback for their own conservation laws (cards, cubes, coins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .engine import CHANCE, Game
+from .errors import IllegalActionError
+
+Invariant = Callable[[Game, Any], None]
+
+
+def step_random(game: Game, state: Any, rng: np.random.Generator) -> int:
+    """Apply one random legal action or chance outcome; return it."""
+    if game.current_player(state) == CHANCE:
+        action = game.sample_chance(state, rng)
+    else:
+        legal = game.legal_actions(state)
+        action = legal[int(rng.integers(len(legal)))]
+    game.apply_action(state, action)
+    return action
+
+
+def random_playout(game: Game, seed: int, max_steps: int | None = None) -> tuple[Any, list[int]]:
+    """Play a whole game at random; return the final state and the action history."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    history: list[int] = []
+    limit = max_steps or 50 * game.max_game_length
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
+        history.append(step_random(game, state, rng))
+        if len(history) > limit:
+            raise AssertionError(f"game did not end within {limit} steps (seed {seed})")
+    return state, history
+
+
+def check_step(game: Game, state: Any, invariant: Invariant | None = None) -> None:
+    """Per-step checks: mask == legal set, non-empty legal set, sane chance, invariant."""
+    player = game.current_player(state)
+    if invariant is not None:
+        invariant(game, state)
+    if game.is_terminal(state):
+        assert not game.legal_actions(state), "terminal state has legal actions"
+        return
+    legal = game.legal_actions(state)
+    assert legal, f"no legal action in a non-terminal state: {game.decision_description(state)}"
+    if player == CHANCE:
+        total = sum(p for _, p in game.chance_outcomes(state))
+        assert abs(total - 1.0) < 1e-9, f"chance probabilities sum to {total}"
+        return
+    assert 0 <= player < game.num_players, f"current_player {player} is not a seat"
+    mask = game.legal_mask(state)
+    assert mask.dtype == np.int8 and mask.shape == (game.num_actions,)
+    assert sorted(np.flatnonzero(mask).tolist()) == sorted(set(legal)), "mask != legal set"
+    assert len(set(legal)) == len(legal), "duplicate legal actions"
+
+
+def check_random_games(game: Game, seeds: range | list[int],
+                       invariant: Invariant | None = None) -> list[Any]:
+    """Play one random game per seed with :func:`check_step` at every step."""
+    finals = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        check_step(game, state, invariant)
+        while not game.is_terminal(state) and state.decisions < game.max_game_length:
+            step_random(game, state, rng)
+            check_step(game, state, invariant)
+        assert game.is_terminal(state), f"seed {seed}: truncated at max_game_length"
+        finals.append(state)
+    return finals
+
+
+def check_replay(game: Game, seed: int) -> None:
+    """The action history (chance included) replays the same final state."""
+    final, history = random_playout(game, seed)
+    state = game.new_initial_state()
+    for action in history:
+        game.apply_action(state, action)
+    assert game.to_json(state) == game.to_json(final), "replaying the history diverged"
+
+
+def check_determinism(game: Game, seed: int) -> None:
+    """The same seed gives the same game."""
+    a, ha = random_playout(game, seed)
+    b, hb = random_playout(game, seed)
+    assert ha == hb and game.to_json(a) == game.to_json(b), "same seed, different games"
+
+
+def check_clone_and_json(game: Game, seed: int, every: int = 7) -> None:
+    """Clones are independent and JSON round trips are exact, along a random game."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    step = 0
+    while not game.is_terminal(state):
+        if step % every == 0:
+            _check_clone(game, state, rng)
+            restored = game.from_json(game.to_json(state))
+            assert game.to_json(restored) == game.to_json(state), "JSON round trip changed state"
+            assert np.array_equal(game.state_vector(restored), game.state_vector(state))
+        step_random(game, state, rng)
+        step += 1
+
+
+def _check_clone(game: Game, state: Any, rng: np.random.Generator) -> None:
+    before = game.to_json(state)
+    copy = game.clone(state)
+    assert game.to_json(copy) == before, "clone differs from the original"
+    for _ in range(5):
+        if game.is_terminal(copy):
+            break
+        step_random(game, copy, np.random.default_rng(int(rng.integers(1 << 30))))
+    assert game.to_json(state) == before, "playing on a clone changed the original"
+
+
+def check_hidden_information(game: Game, seed: int, every: int = 5) -> int:
+    """A seat's observation is unchanged when everything it cannot see is resampled.
+
+    Returns how many determinisations actually changed the hidden state (a test
+    should require this to be positive, so the check cannot pass vacuously).
+    """
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    changed, step = 0, 0
+    while not game.is_terminal(state):
+        if step % every == 0:
+            for seat in range(game.num_players):
+                other = game.determinize(state, seat, rng)
+                assert np.array_equal(game.observe(state, seat), game.observe(other, seat)), (
+                    f"seat {seat}'s observation depends on hidden information")
+                changed += game.to_json(other) != game.to_json(state)
+        step_random(game, state, rng)
+        step += 1
+    return changed
+
+
+def check_illegal_actions(game: Game, seed: int) -> None:
+    """Out-of-range, illegal and non-integer actions raise ``IllegalActionError``."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while game.current_player(state) == CHANCE:
+        step_random(game, state, rng)
+    legal = set(game.legal_actions(state))
+    illegal = [a for a in range(game.num_actions) if a not in legal][:3]
+    for bad in [*illegal, -1, game.num_actions, "x", None, 1.5]:
+        before = game.to_json(state)
+        try:
+            game.apply_action(state, bad)
+        except IllegalActionError as exc:
+            assert "legal" in str(exc), f"unhelpful message: {exc}"
+        else:
+            raise AssertionError(f"illegal action {bad!r} was accepted")
+        assert game.to_json(state) == before, f"rejected action {bad!r} changed the state"

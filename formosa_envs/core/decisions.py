@@ -1,0 +1,74 @@
+"""The stack of pending decisions that drives every compound turn.
+
+A :class:`Decision` is a small frozen record: which ``kind`` of choice is
+pending, which ``player`` must make it (a seat, or ``CHANCE``), how many
+repetitions remain (``count``), whether it may be declined (``optional``) and
+a tuple ``ctx`` of ids carried between steps. The state keeps a list of them;
+the top (last) frame is the decision being made now.
+
+Behaviour lives in per-kind :class:`Handler` objects, collected in a table by
+each game; :class:`StackRules` (in ``engine.py``) dispatches to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import StackGame
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One pending atomic decision."""
+
+    kind: str
+    player: int
+    count: int = 1
+    optional: bool = False
+    ctx: tuple[int, ...] = field(default_factory=tuple)
+
+    def to_list(self) -> list[Any]:
+        """A JSON-friendly form, inverse of :meth:`from_list`."""
+        return [self.kind, self.player, self.count, self.optional, list(self.ctx)]
+
+    @staticmethod
+    def from_list(row: list[Any]) -> Decision:
+        """Rebuild a decision from :meth:`to_list` output (validated by the caller)."""
+        kind, player, count, optional, ctx = row
+        return Decision(str(kind), int(player), int(count), bool(optional),
+                        tuple(int(x) for x in ctx))
+
+
+class Handler:
+    """Legal actions and effect of one decision kind.
+
+    Subclasses override :meth:`legal` and :meth:`apply` for player decisions,
+    or :meth:`outcomes` and :meth:`apply` for chance decisions. ``label`` is a
+    short phrase naming the decision, used in error messages and the CLI.
+    """
+
+    label: str = "decision"
+
+    def legal(self, game: StackGame, state: Any, d: Decision) -> list[int]:
+        """The legal action ids for decision ``d`` (never empty)."""
+        raise NotImplementedError(f"{type(self).__name__} has no legal actions")
+
+    def outcomes(self, game: StackGame, state: Any, d: Decision) -> list[tuple[int, float]]:
+        """``[(outcome, probability)]`` for a chance decision."""
+        raise NotImplementedError(f"{type(self).__name__} is not a chance decision")
+
+    def apply(self, game: StackGame, state: Any, d: Decision, action: int) -> None:
+        """Apply ``action`` for decision ``d`` (already popped from the stack)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot be applied")
+
+    def is_legal(self, game: StackGame, state: Any, d: Decision, action: int) -> bool:
+        """Whether ``action`` answers ``d``; override for a faster test than listing."""
+        if d.player < 0:
+            return any(o == action for o, _ in self.outcomes(game, state, d))
+        return action in self.legal(game, state, d)
+
+    def describe(self, game: StackGame, state: Any, d: Decision) -> str:
+        """A sentence naming the decision, for people and error messages."""
+        return self.label

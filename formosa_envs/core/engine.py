@@ -1,0 +1,279 @@
+"""The engine contract every formosa game implements (OpenSpiel-style, pure Python).
+
+A game is a :class:`Game` object (rules at one configuration) plus a mutable
+state dataclass. All rule functions take the state explicitly, PGX-style::
+
+    game = FlowersGame(FlowersConfig(num_players=3))
+    s = game.new_initial_state()
+    while not game.is_terminal(s):
+        if game.current_player(s) == CHANCE:
+            game.apply_action(s, game.sample_chance(s, rng))
+        else:
+            game.apply_action(s, rng.choice(game.legal_actions(s)))
+
+Nothing here touches a global random generator: whoever drives the game passes
+its own ``numpy.random.Generator`` to :meth:`Game.sample_chance`.
+
+:class:`StackGame` implements the contract on top of the decision stack
+(``decisions.py``): games supply a handler table and a phase-flow function.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .actions import ActionSpace
+from .decisions import Decision, Handler
+from .errors import IllegalActionError, StateFormatError
+from .serialize import state_from_dict, state_to_dict
+
+CHANCE = -1
+"""``current_player`` value while chance (a deal, a draw, a die) must be resolved."""
+TERMINAL = -4
+"""``current_player`` value once the game is over."""
+
+
+class Game(ABC):
+    """Rules of one game at one configuration; stateless apart from config and data."""
+
+    name: ClassVar[str] = "game"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 1
+    state_class: ClassVar[type]
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.num_players: int = config.num_players
+        self.action_space: ActionSpace = self.build_action_space()
+        self.num_actions = self.action_space.size
+
+    # ----- structure -------------------------------------------------------
+    @abstractmethod
+    def build_action_space(self) -> ActionSpace:
+        """The game's named action segments for this configuration."""
+
+    @property
+    @abstractmethod
+    def observation_size(self) -> int:
+        """Length of the per-seat observation vector."""
+
+    @property
+    @abstractmethod
+    def state_size(self) -> int:
+        """Length of the global state vector (for centralised critics)."""
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """Player decisions after which a game is truncated (a guard, not a rule)."""
+
+    # ----- dynamics -------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self) -> Any:
+        """A fresh state at the start of the game (usually at a chance node)."""
+
+    @abstractmethod
+    def current_player(self, state: Any) -> int:
+        """The seat that must decide now, ``CHANCE`` or ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any) -> list[int]:
+        """Legal action ids for the deciding seat (chance outcomes at chance nodes)."""
+
+    @abstractmethod
+    def apply_action(self, state: Any, action: int) -> None:
+        """Apply one atomic decision (or chance outcome) in place."""
+
+    @abstractmethod
+    def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
+        """``[(outcome, probability)]`` at a chance node."""
+
+    @abstractmethod
+    def scores(self, state: Any) -> list[float]:
+        """The game's own score per seat (victory points)."""
+
+    @abstractmethod
+    def action_label(self, state: Any, action: int) -> str:
+        """A human-readable description of ``action`` in ``state``."""
+
+    @abstractmethod
+    def observe(self, state: Any, seat: int) -> np.ndarray:
+        """The float32 observation of ``seat`` (only what that seat may see)."""
+
+    @abstractmethod
+    def state_vector(self, state: Any) -> np.ndarray:
+        """The full float32 global state (hidden information included)."""
+
+    @abstractmethod
+    def render(self, state: Any, viewer: int | None = None) -> str:
+        """A text picture of the state, hiding what ``viewer`` may not see."""
+
+    @abstractmethod
+    def determinize(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
+        """A copy with every hidden item ``viewer`` cannot see resampled consistently."""
+
+    @abstractmethod
+    def decision_description(self, state: Any) -> str:
+        """A sentence naming the pending decision."""
+
+    # ----- shared behaviour ----------------------------------------------
+    def is_terminal(self, state: Any) -> bool:
+        """Whether the game is over."""
+        return self.current_player(state) == TERMINAL
+
+    def legal_mask(self, state: Any) -> np.ndarray:
+        """An int8 mask over the action space marking the legal actions."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if not self.is_terminal(state) and self.current_player(state) != CHANCE:
+            mask[self.legal_actions(state)] = 1
+        return mask
+
+    def sample_chance(self, state: Any, rng: np.random.Generator) -> int:
+        """Draw one chance outcome with the caller's generator."""
+        outcomes = self.chance_outcomes(state)
+        probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
+        index = int(rng.choice(len(outcomes), p=probs / probs.sum()))
+        return outcomes[index][0]
+
+    def returns(self, state: Any) -> list[float]:
+        """Rank-based zero-sum returns: the mean sign of pairwise score comparisons.
+
+        Two players: +1 / -1 (0 each on a tie). More players: each seat gets the
+        average over opponents of +1 (more VP), 0 (tie) or -1 (fewer VP). Zero
+        before the end of the game.
+        """
+        if not self.is_terminal(state):
+            return [0.0] * self.num_players
+        return rank_returns(self.scores(state))
+
+    def clone(self, state: Any) -> Any:
+        """An independent copy of ``state``."""
+        return state.clone()
+
+    def to_json(self, state: Any) -> str:
+        """Serialise ``state`` (with the game name and config) as a JSON string."""
+        payload = {"game": self.name, "config": self.config_dict(),
+                   "state": state_to_dict(state)}
+        return json.dumps(payload, separators=(",", ":"))
+
+    def from_json(self, text: str) -> Any:
+        """Restore a state saved by :meth:`to_json`; raise ``StateFormatError`` if corrupt."""
+        try:
+            payload = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise StateFormatError(f"saved {self.name} state is not valid JSON: {exc}") from None
+        if not isinstance(payload, dict) or payload.get("game") != self.name:
+            found = payload.get("game") if isinstance(payload, dict) else type(payload).__name__
+            raise StateFormatError(f"saved state is for game {found!r}, not {self.name!r}")
+        if payload.get("config") != self.config_dict():
+            raise StateFormatError(
+                f"saved state has config {payload.get('config')!r}, "
+                f"this game has {self.config_dict()!r}")
+        state = state_from_dict(self.state_class, payload.get("state"))
+        self.validate_state(state)
+        return state
+
+    def validate_state(self, state: Any) -> None:
+        """Check a restored state's invariants; raise ``StateFormatError`` if broken."""
+
+    def config_dict(self) -> dict[str, Any]:
+        """The configuration as a JSON-friendly dict."""
+        from dataclasses import asdict
+        return asdict(self.config)
+
+
+def rank_returns(scores: list[float]) -> list[float]:
+    """Zero-sum rank returns: mean over opponents of sign(own score - their score)."""
+    n = len(scores)
+    if n == 1:
+        return [0.0]
+    return [sum((a > b) - (a < b) for b in scores) / (n - 1) for a in scores]
+
+
+class StackGame(Game):
+    """A :class:`Game` driven by a stack of :class:`Decision` frames.
+
+    Subclasses provide ``handlers`` (kind -> :class:`Handler`), keep the stack
+    in ``state.stack`` and a ``state.over`` flag, and implement
+    :meth:`advance`, called whenever the stack is empty to run the phase flow
+    (push the next decision, or end the game).
+    """
+
+    handlers: ClassVar[dict[str, Handler]] = {}
+
+    @abstractmethod
+    def advance(self, state: Any) -> None:
+        """Phase flow: push the next decision(s) or set ``state.over``."""
+
+    def settle(self, state: Any) -> None:
+        """Run the phase flow until a decision is pending or the game is over."""
+        while not state.stack and not state.over:
+            self.advance(state)
+
+    def current_player(self, state: Any) -> int:
+        """The player of the top frame, or ``TERMINAL``."""
+        if state.over:
+            return TERMINAL
+        return state.stack[-1].player
+
+    def top(self, state: Any) -> Decision:
+        """The pending decision (the top frame)."""
+        return state.stack[-1]
+
+    def legal_actions(self, state: Any) -> list[int]:
+        """Legal ids of the top frame (chance outcomes at chance nodes)."""
+        if state.over:
+            return []
+        d = state.stack[-1]
+        if d.player == CHANCE:
+            return [o for o, _ in self.handlers[d.kind].outcomes(self, state, d)]
+        return self.handlers[d.kind].legal(self, state, d)
+
+    def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
+        """Outcomes of the top chance frame; empty at player decisions."""
+        if state.over or state.stack[-1].player != CHANCE:
+            return []
+        d = state.stack[-1]
+        return self.handlers[d.kind].outcomes(self, state, d)
+
+    def apply_action(self, state: Any, action: int) -> None:
+        """Validate ``action`` against the top frame, apply it and settle."""
+        if state.over:
+            raise IllegalActionError(f"action {action!r} was given but the game is over")
+        d = state.stack[-1]
+        if not self.is_legal(state, d, action):
+            raise IllegalActionError(self.illegal_message(state, action))
+        state.stack.pop()
+        self.handlers[d.kind].apply(self, state, d, int(action))
+        if d.player != CHANCE:
+            state.decisions += 1
+        self.settle(state)
+
+    def is_legal(self, state: Any, d: Decision, action: Any) -> bool:
+        """Whether ``action`` answers decision ``d``."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            return False
+        return self.handlers[d.kind].is_legal(self, state, d, int(action))
+
+    def illegal_message(self, state: Any, action: Any) -> str:
+        """Explain why ``action`` is rejected: the action, the decision, the legal count."""
+        legal = self.legal_actions(state)
+        if isinstance(action, (int, np.integer)) and self.action_space.contains(int(action)):
+            what = f"action {int(action)} ({self.action_label(state, int(action))})"
+        else:
+            what = f"action {action!r} (the action space is 0..{self.num_actions - 1})"
+        who = self.decision_description(state)
+        return f"{what} is not legal: {who}; {len(legal)} action(s) are legal: {legal[:12]}" + (
+            " ..." if len(legal) > 12 else "")
+
+    def decision_description(self, state: Any) -> str:
+        """A sentence naming the pending decision and who makes it."""
+        if state.over:
+            return "the game is over"
+        d = state.stack[-1]
+        who = "chance" if d.player == CHANCE else f"player {d.player}"
+        return f"{who} is {self.handlers[d.kind].describe(self, state, d)}"

@@ -1,0 +1,50 @@
+"""The PettingZoo side of formosa_envs: the generic AEC adapter and registration.
+
+This package is the only place that imports pettingzoo or gymnasium.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from formosa_envs.games import GAMES
+
+from .aec import REWARD_MODES, FormosaAECEnv
+
+
+def raw_env(game: str = "flowers", **kwargs: Any) -> FormosaAECEnv:
+    """The unwrapped AEC env of ``game``; illegal actions raise ``IllegalActionError``."""
+    return FormosaAECEnv(game, **kwargs)
+
+
+def env(game: str = "flowers", **kwargs: Any) -> Any:
+    """The AEC env of ``game`` in PettingZoo's standard wrappers (as PettingZoo's ``env()``).
+
+    The wrappers end the game with -1 for an agent that takes an illegal action
+    (TerminateIllegalWrapper), assert actions are inside the space and enforce
+    call order.
+    """
+    wrapped = wrappers.TerminateIllegalWrapper(raw_env(game, **kwargs), illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _factory(game: str) -> Any:
+    def make(**kwargs: Any) -> Any:
+        return env(game, **kwargs)
+    make.__name__ = f"{game}_env"
+    make.__doc__ = f"PettingZoo registry entry point of formosa/{game}-v0."
+    return make
+
+
+def register_all() -> None:
+    """Register ``formosa/<game>-v0`` for every game in PettingZoo's AEC registry."""
+    from pettingzoo import aec_registry, register
+    for name, info in GAMES.items():
+        if info.env_id not in aec_registry:
+            register("aec", info.env_id, entry_point=_factory(name))
+
+
+__all__ = ["REWARD_MODES", "FormosaAECEnv", "env", "raw_env", "register_all"]

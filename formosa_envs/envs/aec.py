@@ -1,0 +1,180 @@
+"""One PettingZoo AEC adapter for every formosa game.
+
+``FormosaAECEnv("flowers", num_players=3)`` wraps a rules engine
+(:class:`~formosa_envs.core.engine.Game`):
+
+* ``observe(agent)`` returns ``{"observation": float32, "action_mask": int8}``;
+  the mask is all zeros for an agent that is not deciding now;
+* ``agent_selection`` is the engine's ``current_player`` (one agent may act
+  several times in a row; out-of-turn decisions come for free);
+* chance (deals, draws, dice) is resolved with the env's own seeded
+  ``numpy.random.Generator``: ``reset(seed=...)`` makes the game reproducible;
+* rewards arrive at the end, by ``reward_mode``: ``"rank"`` (default,
+  zero-sum, +1/-1 with two players, ties shared), ``"win"`` (1/k to each of k
+  winners) or ``"score"`` (final VP);
+* a game reaching ``max_game_length`` player decisions is truncated;
+* an illegal action raises :class:`~formosa_envs.core.errors.IllegalActionError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from formosa_envs.core.engine import CHANCE, TERMINAL, Game
+from formosa_envs.core.errors import ConfigError, IllegalActionError
+from formosa_envs.games import GAMES, make_game
+
+REWARD_MODES = ("rank", "win", "score")
+RENDER_MODES = ("ansi", "human")
+
+
+class FormosaAECEnv(AECEnv):
+    """The AEC environment for any formosa game (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "formosa_v0",
+                                "is_parallelizable": False}
+
+    def __init__(self, game: str = "flowers", render_mode: str | None = None,
+                 reward_mode: str = "rank", **options: Any) -> None:
+        super().__init__()
+        _check_env_options(game, render_mode, reward_mode)
+        self.game: Game = make_game(game, **options)
+        self.game_name = game
+        self.render_mode = render_mode
+        self.reward_mode = reward_mode
+        self.metadata = {**self.metadata, "name": f"formosa_{game}_v0"}
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._build_spaces()
+        self._rng = np.random.default_rng()
+        self.engine_state: Any = None
+        self.history: list[int] = []
+        self.agents = []
+
+    def _build_spaces(self) -> None:
+        obs = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.game.observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+        })
+        act = spaces.Discrete(self.game.num_actions)
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: act for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 1.0, (self.game.state_size,), np.float32)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The Dict observation space (same object for every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The Discrete action space (same object for every call)."""
+        return self.action_spaces[agent]
+
+    # ----- episode -------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game; ``seed`` fixes every chance event of the game."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.engine_state = self.game.new_initial_state()
+        self.history = []
+        self._resolve_chance()
+        self.agent_selection = self.agents[self.game.current_player(self.engine_state)]
+
+    def _resolve_chance(self) -> None:
+        game, state = self.game, self.engine_state
+        while game.current_player(state) == CHANCE:
+            outcome = game.sample_chance(state, self._rng)
+            self.history.append(outcome)
+            game.apply_action(state, outcome)
+
+    def step(self, action: Any) -> None:
+        """Apply ``action`` for ``agent_selection``; resolve chance; hand out rewards."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must act, got None; "
+                                     + self.game.decision_description(self.engine_state))
+        self.game.apply_action(self.engine_state, action)
+        self.history.append(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self._resolve_chance()
+        self._after_step()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_step(self) -> None:
+        state = self.engine_state
+        player = self.game.current_player(state)
+        if player == TERMINAL:
+            for agent, reward in zip(self.agents, self._final_rewards()):
+                self.rewards[agent] = reward
+            self.terminations = {a: True for a in self.agents}
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+            if state.decisions >= self.game.max_game_length:
+                self.truncations = {a: True for a in self.agents}
+            self.agent_selection = self.agents[player]
+
+    def _final_rewards(self) -> list[float]:
+        if self.reward_mode == "score":
+            return self.game.scores(self.engine_state)
+        if self.reward_mode == "win":
+            scores = self.game.scores(self.engine_state)
+            winners = [i for i, s in enumerate(scores) if s == max(scores)]
+            return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores))]
+        return self.game.returns(self.engine_state)
+
+    # ----- views ----------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation and action mask (zeros unless it decides now)."""
+        seat = self.possible_agents.index(agent)
+        obs = self.game.observe(self.engine_state, seat)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if (agent == self.agent_selection and agent in self.terminations
+                and not (self.terminations[agent] or self.truncations[agent])
+                and self.game.current_player(self.engine_state) == seat):
+            mask[self.game.legal_actions(self.engine_state)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state vector (hidden information included), for centralised critics."""
+        return self.game.state_vector(self.engine_state)
+
+    def action_label(self, action: int) -> str:
+        """A readable label of ``action`` in the current state."""
+        return self.game.action_label(self.engine_state, action)
+
+    def render(self) -> str | None:
+        """``ansi``: return the table as text; ``human``: print it."""
+        if self.render_mode is None:
+            return None
+        text = self.game.render(self.engine_state)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _check_env_options(game: str, render_mode: str | None, reward_mode: str) -> None:
+    if game not in GAMES:
+        raise ConfigError(f"unknown game {game!r}; available: {sorted(GAMES)}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ConfigError(f"render_mode must be one of {RENDER_MODES} or None, "
+                          f"got {render_mode!r}")
+    if reward_mode not in REWARD_MODES:
+        raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")

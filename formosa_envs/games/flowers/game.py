@@ -1,0 +1,183 @@
+"""Formosa Flowers as a formosa engine (the ``Game`` contract over a decision stack).
+
+See ``actions.py`` for the action ids, ``observer.py`` for the observation,
+``rules.py`` for the rules and ``seeds/flowers.md`` for the specification.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from formosa_envs.core.actions import ActionSpace
+from formosa_envs.core.decisions import Handler
+from formosa_envs.core.engine import CHANCE, StackGame
+from formosa_envs.core.errors import StateFormatError
+
+from . import observer
+from .actions import ACTION_SPACE, CAPTURE0, CASH, KEEP, LEAVE, MULTIPLIER, PLAY0
+from .cards import Card, load_cards
+from .config import MAX_PLAYERS, MIN_PLAYERS, FlowersConfig
+from .render import render_text
+from .rules import DEAL, FLOW, HANDLERS
+from .scoring import PileScore, score_pile
+from .state import NUM_CARDS, TOKEN_SUPPLY, FlowersState, card_locations, new_state
+
+MAX_DECISIONS = 4000
+
+
+class FlowersGame(StackGame):
+    """Formosa Flowers for 2-4 players."""
+
+    name: ClassVar[str] = "flowers"
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    state_class: ClassVar[type] = FlowersState
+    handlers: ClassVar[dict[str, Handler]] = HANDLERS
+
+    def __init__(self, config: FlowersConfig | None = None) -> None:
+        super().__init__(config or FlowersConfig())
+        self.cards: tuple[Card, ...] = load_cards(self.config.card_file)
+        self.match_mask = [self._match_bits(c) for c in self.cards]
+
+    def _match_bits(self, card: Card) -> int:
+        bits = 0
+        for other in self.cards:
+            if other.id != card.id and set(other.months) & set(card.months):
+                bits |= 1 << other.id
+        return bits
+
+    def build_action_space(self) -> ActionSpace:
+        """The 111 Flowers actions (see ``actions.py``)."""
+        return ACTION_SPACE
+
+    @property
+    def observation_size(self) -> int:
+        """Length of a seat's observation."""
+        return observer.LAYOUT.size
+
+    @property
+    def state_size(self) -> int:
+        """Length of the global state vector."""
+        return observer.LAYOUT.size + observer.HIDDEN_LAYOUT.size
+
+    @property
+    def max_game_length(self) -> int:
+        """Truncation guard in player decisions."""
+        return MAX_DECISIONS
+
+    def new_initial_state(self) -> FlowersState:
+        """A new game at its first chance node (the first card of the deal)."""
+        state = new_state(self.num_players)
+        self.settle(state)
+        return state
+
+    def advance(self, state: FlowersState) -> None:
+        """Run one step of the phase flow."""
+        FLOW[state.phase](self, state)
+
+    def sample_chance(self, state: FlowersState, rng: np.random.Generator) -> int:
+        """A uniformly random deck card (every chance node is a draw)."""
+        return state.deck[int(rng.integers(len(state.deck)))]
+
+    def score_cards(self, card_ids: list[int]) -> PileScore:
+        """The best scoring of a pile of card ids (pure, memoised in ``scoring``)."""
+        return score_pile([self.cards[c] for c in card_ids], self.num_players,
+                          self.config.current_month)
+
+    def scores(self, state: FlowersState) -> list[float]:
+        """Victory points of each seat."""
+        return [float(x) for x in state.scores]
+
+    def observe(self, state: FlowersState, seat: int) -> np.ndarray:
+        """The observation of ``seat``."""
+        return observer.observe(self, state, seat)
+
+    def state_vector(self, state: FlowersState) -> np.ndarray:
+        """The global state vector."""
+        return observer.state_vector(self, state)
+
+    def render(self, state: FlowersState, viewer: int | None = None) -> str:
+        """The table as text, hiding hands other than ``viewer``'s."""
+        return render_text(self, state, viewer)
+
+    def action_label(self, state: FlowersState, action: int) -> str:
+        """Describe a player action or, at chance nodes, a drawn card."""
+        if not state.over and state.stack and state.stack[-1].player == CHANCE:
+            verb = "deal" if state.stack[-1].kind == DEAL else "reveal"
+            return f"{verb} {self.cards[action].short}"
+        seg, idx = self.action_space.decode(action)
+        return _LABELS[seg](self, state, idx)
+
+    def determinize(self, state: FlowersState, viewer: int,
+                    rng: np.random.Generator) -> FlowersState:
+        """Reshuffle the deck and the other players' hands, keeping every size."""
+        out = state.clone()
+        others = [p for p in range(state.num_players) if p != viewer]
+        pool = list(out.deck) + [c for p in others for c in out.hands[p]]
+        order = rng.permutation(len(pool))
+        shuffled = [pool[i] for i in order]
+        out.deck = shuffled[:len(out.deck)]
+        pos = len(out.deck)
+        for p in others:
+            size = len(out.hands[p])
+            out.hands[p] = shuffled[pos:pos + size]
+            pos += size
+        return out
+
+    def validate_state(self, state: FlowersState) -> None:
+        """A restored state must hold each of the 54 cards exactly once."""
+        if state.num_players != self.num_players:
+            raise StateFormatError(f"saved state has {state.num_players} players, "
+                                   f"this game has {self.num_players}")
+        try:
+            where = card_locations(state)
+        except (ValueError, TypeError) as exc:
+            raise StateFormatError(f"saved state is inconsistent: {exc}") from None
+        sized = [state.hands, state.piles, state.pile_vp, state.tokens, state.scores,
+                 state.cashed]
+        if len(where) != NUM_CARDS or set(where) != set(range(NUM_CARDS)) or any(
+                len(x) != self.num_players for x in sized):
+            raise StateFormatError("saved state does not hold the 54 cards once each "
+                                   "or has per-seat lists of the wrong length")
+        if state.supply + sum(state.tokens) != TOKEN_SUPPLY:
+            raise StateFormatError("saved state's Keep Playing tokens do not add up to 9")
+        if not state.over and not state.stack:
+            raise StateFormatError("saved state has no pending decision but is not over")
+
+
+def _label_play(game: FlowersGame, s: FlowersState, idx: int) -> str:
+    return f"play {game.cards[idx].short}"
+
+
+def _label_capture(game: FlowersGame, s: FlowersState, idx: int) -> str:
+    with_card = f" with {game.cards[s.pending].short}" if s.pending >= 0 else ""
+    return f"capture {game.cards[idx].short}{with_card}"
+
+
+def _label_leave(game: FlowersGame, s: FlowersState, idx: int) -> str:
+    if s.pending < 0:
+        return "leave the wild card on the field"
+    card = game.cards[s.pending]
+    free = [m for m in card.months
+            if not any(m in game.cards[f].months for f in s.field)]
+    month = f" as month {free[0]}" if len(free) == 1 else ""
+    return f"leave {card.short} on the field{month}"
+
+
+def _label_keep(game: FlowersGame, s: FlowersState, idx: int) -> str:
+    p = s.turn
+    return f"keep playing (sets {s.pile_vp[p]} VP, tokens {s.tokens[p]})"
+
+
+def _label_cash(game: FlowersGame, s: FlowersState, idx: int) -> str:
+    p = s.turn
+    mult = MULTIPLIER[s.tokens[p]]
+    return f"cash out {s.pile_vp[p]} x{mult} = {s.pile_vp[p] * mult} VP"
+
+
+_LABELS: dict[str, Any] = {"PLAY_CARD": _label_play, "CAPTURE": _label_capture,
+                           "LEAVE_ON_FIELD": _label_leave, "KEEP_PLAYING": _label_keep,
+                           "CASH_OUT": _label_cash}
+_ = (PLAY0, CAPTURE0, LEAVE, KEEP, CASH)

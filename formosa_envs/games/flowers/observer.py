@@ -1,0 +1,101 @@
+"""Formosa Flowers observation: what one seat may see, as named pieces.
+
+Per-seat pieces are egocentric (the observer first, then clockwise) and padded
+to 4 seats. The observer sees its own hand, the field, every scoring pile,
+tokens, scores and hand sizes — never other hands or the deck's content.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from formosa_envs.core.observer import ObservationLayout, Piece, scaled, seat_order
+
+from .cards import NUM_CARDS
+from .config import MAX_PLAYERS
+from .rules import CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH, PLAY
+from .state import MAX_TOKENS_PER_PLAYER, TOKEN_SUPPLY, FlowersState
+
+if TYPE_CHECKING:
+    from .game import FlowersGame
+
+DECISION_KINDS = (PLAY, CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH)
+S = MAX_PLAYERS
+
+LAYOUT = ObservationLayout([
+    Piece("own_hand", (NUM_CARDS,), "cards in the observer's hand"),
+    Piece("field", (NUM_CARDS,), "face-up field cards"),
+    Piece("piles", (S, NUM_CARDS), "scoring pile of each seat, egocentric"),
+    Piece("pending_card", (NUM_CARDS,), "the card being matched in a capture decision"),
+    Piece("decision", (len(DECISION_KINDS),), "pending decision kind (observer's own)"),
+    Piece("seat_present", (S,), "1 for seats that exist in this game"),
+    Piece("is_turn", (S,), "whose turn it is"),
+    Piece("is_start", (S,), "the round's start player"),
+    Piece("cashed", (S,), "seats that cashed out this round"),
+    Piece("tokens", (S,), "Keep Playing tokens / 3"),
+    Piece("set_vp", (S,), "VP of completed sets this round / 40 (clipped)"),
+    Piece("score", (S,), "VP score / (2 x target) (clipped)"),
+    Piece("hand_size", (S,), "cards in hand / 8"),
+    Piece("globals", (4,), "deck size / 54, token supply / 9, round / 20, threshold / 7"),
+    Piece("current_month", (13,), "Current Month variant: 0 = off, else the month"),
+    Piece("players", (3,), "one-hot player count 2/3/4"),
+])
+HIDDEN_LAYOUT = ObservationLayout([
+    Piece("hands", (S, NUM_CARDS), "every hand, absolute seat order"),
+    Piece("deck", (NUM_CARDS,), "cards still in the deck"),
+])
+
+
+def observe(game: FlowersGame, s: FlowersState, viewer: int) -> np.ndarray:
+    """The observation vector of seat ``viewer``."""
+    vec = LAYOUT.new_vector()
+    v = LAYOUT.view
+    v(vec, "own_hand")[s.hands[viewer]] = 1.0
+    v(vec, "field")[s.field] = 1.0
+    piles = v(vec, "piles")
+    order = seat_order(viewer, s.num_players)
+    for rel, seat in enumerate(order):
+        piles[rel, s.piles[seat]] = 1.0
+    _write_decision(s, viewer, v(vec, "pending_card"), v(vec, "decision"))
+    _write_seats(game, s, vec, order)
+    v(vec, "globals")[:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
+                            scaled(s.round, 20), game.config.vp_threshold / 7)
+    v(vec, "current_month")[game.config.current_month or 0] = 1.0
+    v(vec, "players")[s.num_players - 2] = 1.0
+    return vec
+
+
+def _write_decision(s: FlowersState, viewer: int, pending: np.ndarray,
+                    kind: np.ndarray) -> None:
+    if s.over or not s.stack or s.stack[-1].player != viewer:
+        return
+    d = s.stack[-1]
+    kind[DECISION_KINDS.index(d.kind)] = 1.0
+    if s.pending >= 0:
+        pending[s.pending] = 1.0
+
+
+def _write_seats(game: FlowersGame, s: FlowersState, vec: np.ndarray, order: list[int]) -> None:
+    v = LAYOUT.view
+    target = 2.0 * game.config.target_vp
+    for rel, seat in enumerate(order):
+        v(vec, "seat_present")[rel] = 1.0
+        v(vec, "is_turn")[rel] = float(seat == s.turn and not s.over)
+        v(vec, "is_start")[rel] = float(seat == s.round_start)
+        v(vec, "cashed")[rel] = float(s.cashed[seat])
+        v(vec, "tokens")[rel] = s.tokens[seat] / MAX_TOKENS_PER_PLAYER
+        v(vec, "set_vp")[rel] = scaled(s.pile_vp[seat], 40)
+        v(vec, "score")[rel] = scaled(s.scores[seat], target)
+        v(vec, "hand_size")[rel] = len(s.hands[seat]) / 8
+
+
+def state_vector(game: FlowersGame, s: FlowersState) -> np.ndarray:
+    """Seat 0's observation followed by every hand and the deck (global view)."""
+    hidden = HIDDEN_LAYOUT.new_vector()
+    hands = HIDDEN_LAYOUT.view(hidden, "hands")
+    for seat, hand in enumerate(s.hands):
+        hands[seat, hand] = 1.0
+    HIDDEN_LAYOUT.view(hidden, "deck")[s.deck] = 1.0
+    return np.concatenate([observe(game, s, 0), hidden])
