@@ -2,8 +2,9 @@
 
 Each check drives a :class:`~formosa_envs.core.engine.Game` with its own
 seeded generator and raises ``AssertionError`` with a precise message when a
-contract of DESIGN.md section 2 is broken. Games pass an ``invariant``
-callback for their own conservation laws (cards, cubes, coins).
+contract of DESIGN.md section 2 is broken. Every step also runs the game's own
+conservation laws (``Game.check_invariants``: cards, cubes, coins) and an
+optional extra ``invariant`` callback.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def random_playout(game: Game, seed: int, max_steps: int | None = None) -> tuple
 def check_step(game: Game, state: Any, invariant: Invariant | None = None) -> None:
     """Per-step checks: mask == legal set, non-empty legal set, sane chance, invariant."""
     player = game.current_player(state)
+    game.check_invariants(state)
     if invariant is not None:
         invariant(game, state)
     if game.is_terminal(state):

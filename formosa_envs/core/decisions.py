@@ -1,6 +1,6 @@
 """The stack of pending decisions that drives every compound turn.
 
-A :class:`Decision` is a small frozen record: which ``kind`` of choice is
+A :class:`Decision` is a small immutable record: which ``kind`` of choice is
 pending, which ``player`` must make it (a seat, or ``CHANCE``), how many
 repetitions remain (``count``), whether it may be declined (``optional``) and
 a tuple ``ctx`` of ids carried between steps. The state keeps a list of them;
@@ -12,22 +12,20 @@ each game; :class:`StackRules` (in ``engine.py``) dispatches to them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .engine import StackGame
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One pending atomic decision."""
+class Decision(NamedTuple):
+    """One pending atomic decision (an immutable record, cheap to create)."""
 
     kind: str
     player: int
     count: int = 1
     optional: bool = False
-    ctx: tuple[int, ...] = field(default_factory=tuple)
+    ctx: tuple[int, ...] = ()
 
     def to_list(self) -> list[Any]:
         """A JSON-friendly form, inverse of :meth:`from_list`."""

@@ -180,6 +180,12 @@ class Game(ABC):
     def validate_state(self, state: Any) -> None:
         """Check a restored state's invariants; raise ``StateFormatError`` if broken."""
 
+    def check_invariants(self, state: Any) -> None:
+        """Conservation laws (cards, cubes, coins); raise ``AssertionError`` if broken.
+
+        Called by the contract-check kit after every step of its random games.
+        """
+
     def config_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-friendly dict."""
         from dataclasses import asdict

@@ -38,12 +38,15 @@ class ObservationLayout:
         self.pieces = tuple(pieces)
         self.offsets: dict[str, int] = {}
         self.shapes: dict[str, tuple[int, ...]] = {}
+        self._spans: dict[str, tuple[int, int, tuple[int, ...] | None]] = {}
         offset = 0
         for piece in self.pieces:
             if piece.name in self.offsets:
                 raise ConfigError(f"observation piece {piece.name!r} is defined twice")
             self.offsets[piece.name] = offset
             self.shapes[piece.name] = piece.shape
+            reshape = piece.shape if len(piece.shape) > 1 else None
+            self._spans[piece.name] = (offset, offset + piece.size, reshape)
             offset += piece.size
         self.size = offset
 
@@ -53,9 +56,8 @@ class ObservationLayout:
 
     def view(self, vec: np.ndarray, name: str) -> np.ndarray:
         """A writable view of piece ``name`` inside ``vec``, in the piece's shape."""
-        start = self.offsets[name]
-        shape = self.shapes[name]
-        return vec[start:start + int(np.prod(shape))].reshape(shape)
+        start, end, shape = self._spans[name]
+        return vec[start:end] if shape is None else vec[start:end].reshape(shape)
 
     def describe(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """Rows of ``(name, offset, shape, doc)`` for documentation tables."""

@@ -25,7 +25,7 @@ def state_to_dict(state: Any) -> dict[str, Any]:
 def _encode(value: Any) -> Any:
     if isinstance(value, Decision):
         return value.to_list()
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, list):
         return [_encode(v) for v in value]
     return value
 

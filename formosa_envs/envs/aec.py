@@ -12,7 +12,8 @@
 * rewards arrive at the end, by ``reward_mode``: ``"rank"`` (default,
   zero-sum, +1/-1 with two players, ties shared), ``"win"`` (1/k to each of k
   winners) or ``"score"`` (final VP);
-* a game reaching ``max_game_length`` player decisions is truncated;
+* a game reaching ``max_game_length`` player decisions is truncated (the
+  game's own guard by default; the ``max_game_length`` option overrides it);
 * an illegal action raises :class:`~formosa_envs.core.errors.IllegalActionError`.
 """
 
@@ -39,10 +40,12 @@ class FormosaAECEnv(AECEnv):
                                 "is_parallelizable": False}
 
     def __init__(self, game: str = "flowers", render_mode: str | None = None,
-                 reward_mode: str = "rank", **options: Any) -> None:
+                 reward_mode: str = "rank", max_game_length: int | None = None,
+                 **options: Any) -> None:
         super().__init__()
-        _check_env_options(game, render_mode, reward_mode)
+        _check_env_options(game, render_mode, reward_mode, max_game_length)
         self.game: Game = make_game(game, **options)
+        self.max_game_length = max_game_length or self.game.max_game_length
         self.game_name = game
         self.render_mode = render_mode
         self.reward_mode = reward_mode
@@ -123,7 +126,7 @@ class FormosaAECEnv(AECEnv):
             self.terminations = {a: True for a in self.agents}
         else:
             self.rewards = {a: 0.0 for a in self.agents}
-            if state.decisions >= self.game.max_game_length:
+            if state.decisions >= self.max_game_length:
                 self.truncations = {a: True for a in self.agents}
             self.agent_selection = self.agents[player]
 
@@ -170,7 +173,8 @@ class FormosaAECEnv(AECEnv):
         """Nothing to release."""
 
 
-def _check_env_options(game: str, render_mode: str | None, reward_mode: str) -> None:
+def _check_env_options(game: str, render_mode: str | None, reward_mode: str,
+                       max_game_length: int | None) -> None:
     if game not in GAMES:
         raise ConfigError(f"unknown game {game!r}; available: {sorted(GAMES)}")
     if render_mode is not None and render_mode not in RENDER_MODES:
@@ -178,3 +182,7 @@ def _check_env_options(game: str, render_mode: str | None, reward_mode: str) -> 
                           f"got {render_mode!r}")
     if reward_mode not in REWARD_MODES:
         raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+    if max_game_length is not None and (isinstance(max_game_length, bool) or not isinstance(
+            max_game_length, int) or max_game_length < 1):
+        raise ConfigError(f"max_game_length must be a positive integer or None, "
+                          f"got {max_game_length!r}")

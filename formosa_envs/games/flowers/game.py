@@ -40,6 +40,7 @@ class FlowersGame(StackGame):
         super().__init__(config or FlowersConfig())
         self.cards: tuple[Card, ...] = load_cards(self.config.card_file)
         self.match_mask = [self._match_bits(c) for c in self.cards]
+        self._pile_cache: dict[int, PileScore] = {}
 
     def _match_bits(self, card: Card) -> int:
         bits = 0
@@ -82,9 +83,18 @@ class FlowersGame(StackGame):
         return state.deck[int(rng.integers(len(state.deck)))]
 
     def score_cards(self, card_ids: list[int]) -> PileScore:
-        """The best scoring of a pile of card ids (pure, memoised in ``scoring``)."""
-        return score_pile([self.cards[c] for c in card_ids], self.num_players,
-                          self.config.current_month)
+        """The best scoring of a pile of card ids (memoised per pile for this game)."""
+        key = 0
+        for c in card_ids:
+            key |= 1 << c
+        hit = self._pile_cache.get(key)
+        if hit is None:
+            if len(self._pile_cache) > 200_000:
+                self._pile_cache.clear()
+            hit = score_pile([self.cards[c] for c in card_ids], self.num_players,
+                             self.config.current_month)
+            self._pile_cache[key] = hit
+        return hit
 
     def scores(self, state: FlowersState) -> list[float]:
         """Victory points of each seat."""
@@ -145,6 +155,16 @@ class FlowersGame(StackGame):
             raise StateFormatError("saved state's Keep Playing tokens do not add up to 9")
         if not state.over and not state.stack:
             raise StateFormatError("saved state has no pending decision but is not over")
+
+
+    def check_invariants(self, state: FlowersState) -> None:
+        """54 cards once each, 9 tokens in all, at most 3 per player, sane hand sizes."""
+        where = card_locations(state)
+        assert sorted(where) == list(range(NUM_CARDS)), "cards missing or duplicated"
+        assert state.supply + sum(state.tokens) == TOKEN_SUPPLY, "Keep Playing tokens leaked"
+        assert all(0 <= t <= 3 for t in state.tokens), f"token counts {state.tokens}"
+        assert all(len(h) <= self.config.hand_size for h in state.hands), "hand too large"
+        assert all(x >= 0 for x in state.scores), "negative score"
 
 
 def _label_play(game: FlowersGame, s: FlowersState, idx: int) -> str:

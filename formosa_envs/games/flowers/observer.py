@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 DECISION_KINDS = (PLAY, CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH)
 S = MAX_PLAYERS
+SEAT_FEATURES = ("present", "is_turn", "is_start", "cashed", "tokens/3", "set_vp/40",
+                 "score/(2*target)", "hand_size/8")
 
 LAYOUT = ObservationLayout([
     Piece("own_hand", (NUM_CARDS,), "cards in the observer's hand"),
@@ -30,14 +32,8 @@ LAYOUT = ObservationLayout([
     Piece("piles", (S, NUM_CARDS), "scoring pile of each seat, egocentric"),
     Piece("pending_card", (NUM_CARDS,), "the card being matched in a capture decision"),
     Piece("decision", (len(DECISION_KINDS),), "pending decision kind (observer's own)"),
-    Piece("seat_present", (S,), "1 for seats that exist in this game"),
-    Piece("is_turn", (S,), "whose turn it is"),
-    Piece("is_start", (S,), "the round's start player"),
-    Piece("cashed", (S,), "seats that cashed out this round"),
-    Piece("tokens", (S,), "Keep Playing tokens / 3"),
-    Piece("set_vp", (S,), "VP of completed sets this round / 40 (clipped)"),
-    Piece("score", (S,), "VP score / (2 x target) (clipped)"),
-    Piece("hand_size", (S,), "cards in hand / 8"),
+    Piece("seats", (len(SEAT_FEATURES), S), "per-seat features, egocentric: " +
+          ", ".join(SEAT_FEATURES)),
     Piece("globals", (4,), "deck size / 54, token supply / 9, round / 20, threshold / 7"),
     Piece("current_month", (13,), "Current Month variant: 0 = off, else the month"),
     Piece("players", (3,), "one-hot player count 2/3/4"),
@@ -78,17 +74,12 @@ def _write_decision(s: FlowersState, viewer: int, pending: np.ndarray,
 
 
 def _write_seats(game: FlowersGame, s: FlowersState, vec: np.ndarray, order: list[int]) -> None:
-    v = LAYOUT.view
     target = 2.0 * game.config.target_vp
-    for rel, seat in enumerate(order):
-        v(vec, "seat_present")[rel] = 1.0
-        v(vec, "is_turn")[rel] = float(seat == s.turn and not s.over)
-        v(vec, "is_start")[rel] = float(seat == s.round_start)
-        v(vec, "cashed")[rel] = float(s.cashed[seat])
-        v(vec, "tokens")[rel] = s.tokens[seat] / MAX_TOKENS_PER_PLAYER
-        v(vec, "set_vp")[rel] = scaled(s.pile_vp[seat], 40)
-        v(vec, "score")[rel] = scaled(s.scores[seat], target)
-        v(vec, "hand_size")[rel] = len(s.hands[seat]) / 8
+    rows = [(1.0, float(p == s.turn and not s.over), float(p == s.round_start),
+             float(s.cashed[p]), s.tokens[p] / MAX_TOKENS_PER_PLAYER,
+             scaled(s.pile_vp[p], 40), scaled(s.scores[p], target), len(s.hands[p]) / 8)
+            for p in order]
+    LAYOUT.view(vec, "seats")[:, :len(order)] = np.array(rows, dtype=np.float32).T
 
 
 def state_vector(game: FlowersGame, s: FlowersState) -> np.ndarray:

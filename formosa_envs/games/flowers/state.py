@@ -74,9 +74,9 @@ def new_state(num_players: int) -> FlowersState:
 
 
 def card_locations(state: FlowersState) -> dict[int, str]:
-    """Where each card is (``deck``, ``field``, ``hand{p}``, ``pile{p}``) — for checks."""
+    """Where each card is (``deck``, ``field``, ``hand{p}``, ``pile{p}``, ``pending``)."""
     where: dict[int, str] = {c: "deck" for c in state.deck}
-    places = [("field", state.field)]
+    places = [("field", state.field), ("pending", [state.pending] if state.pending >= 0 else [])]
     places += [(f"hand{p}", h) for p, h in enumerate(state.hands)]
     places += [(f"pile{p}", pile) for p, pile in enumerate(state.piles)]
     for name, cards in places:

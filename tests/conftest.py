@@ -1,0 +1,17 @@
+"""Shared fixtures: every (game, player count) combination in the catalogue."""
+
+from __future__ import annotations
+
+import pytest
+
+from formosa_envs.games import GAMES
+
+GAME_COUNTS = [(name, n) for name, info in GAMES.items()
+               for n in range(info.min_players, info.max_players + 1)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrise any test taking ``game_name`` and ``num_players`` over the catalogue."""
+    if {"game_name", "num_players"} <= set(metafunc.fixturenames):
+        metafunc.parametrize(("game_name", "num_players"), GAME_COUNTS,
+                             ids=[f"{g}-{n}p" for g, n in GAME_COUNTS])
