@@ -31,3 +31,4 @@ class Agent(ABC):
 
     def reset(self) -> None:
         """Forget any per-game memory (called at the start of each game)."""
+        return None

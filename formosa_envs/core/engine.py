@@ -179,12 +179,18 @@ class Game(ABC):
 
     def validate_state(self, state: Any) -> None:
         """Check a restored state's invariants; raise ``StateFormatError`` if broken."""
+        return None
+
+    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
+        """Rows ``(name, offset, shape, doc)`` describing the observation vector."""
+        return []
 
     def check_invariants(self, state: Any) -> None:
         """Conservation laws (cards, cubes, coins); raise ``AssertionError`` if broken.
 
         Called by the contract-check kit after every step of its random games.
         """
+        return None
 
     def config_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-friendly dict."""

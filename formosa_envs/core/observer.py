@@ -63,6 +63,15 @@ class ObservationLayout:
         """Rows of ``(name, offset, shape, doc)`` for documentation tables."""
         return [(p.name, self.offsets[p.name], p.shape, p.doc) for p in self.pieces]
 
+    def buffer(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """A reusable zeroed vector and a view of every piece inside it.
+
+        Observers fill the views, then return ``vec.copy()``: no view is built
+        per call, which keeps observation building cheap.
+        """
+        vec = self.new_vector()
+        return vec, {p.name: self.view(vec, p.name) for p in self.pieces}
+
 
 def seat_order(viewer: int, num_players: int) -> list[int]:
     """Seats as the viewer sees them: itself first, then clockwise."""

@@ -121,7 +121,7 @@ class FormosaAECEnv(AECEnv):
         state = self.engine_state
         player = self.game.current_player(state)
         if player == TERMINAL:
-            for agent, reward in zip(self.agents, self._final_rewards()):
+            for agent, reward in zip(self.agents, self._final_rewards(), strict=True):
                 self.rewards[agent] = reward
             self.terminations = {a: True for a in self.agents}
         else:

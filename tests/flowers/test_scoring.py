@@ -292,7 +292,8 @@ def test_completes_new_set() -> None:
     assert not completes_new_set(casual7, casual8)
     assert completes_new_set(score(*PLAIN[:6]), casual7)         # first casual
     assert completes_new_set(score(), score(*BIRD[:2]))
-    assert not completes_new_set(score(*BIRD[:3]), score(*BIRD[:2]))  # lost sets are not new
+    assert completes_new_set(score(*BIRD[:2]), score(*BIRD[:3]))     # bird tier 2 -> 3
+    assert not completes_new_set(score(*TYPHOON), score(*TYPHOON, *PLAIN[:3]))
 
 
 # --- property test against an independent brute force ------------------------------
@@ -325,8 +326,8 @@ def card_options(card: Card, month: int | None) -> list[str]:
     return opts
 
 
-def set_vp(name: str, group: list[Card], players: int) -> int | None:
-    """VP of a group assigned to a set; None when the group is not a valid set."""
+def set_vp(name: str, group: list[int], players: int) -> int | None:
+    """VP of a group (the months of its cards) as a set; None if not a valid set."""
     n = len(group)
     if name == "animal":
         return 6 + n - 3 if n >= 3 else None
@@ -334,16 +335,24 @@ def set_vp(name: str, group: list[Card], players: int) -> int | None:
         return (7 if players == 2 else 4) if n == 4 else None
     if name in ("treasure", "typhoon"):
         want = [2, 10, 12] if name == "treasure" else [2, 7, 8]
-        return 10 if sorted(c.months[0] for c in group) == want else None
+        return 10 if sorted(group) == want else None
     return VP_TABLE[name].get(n)
 
 
 def brute_force(cards: list[Card], players: int, month: int | None) -> tuple:
-    """(vp, completed sets, sizes in SET_NAMES order) maximised over every assignment."""
-    options = [card_options(c, month) for c in cards]
-    fixed = sum(opts == ["casual"] for opts in options)
-    branching = [(c, o) for c, o in zip(cards, options) if o != ["casual"]]
-    groups: dict[str, list[Card]] = {name: [] for name in SET_NAMES}
+    """(vp, completed sets, sizes in SET_NAMES order) maximised over every assignment.
+
+    Cards with the same options (and, where Treasure or Typhoon is an option, the
+    same month) are interchangeable, so each such class is split among its options
+    in every possible way instead of card by card.
+    """
+    classes: Counter[tuple] = Counter()
+    for card in cards:
+        opts = tuple(card_options(card, month))
+        special = "treasure" in opts or "typhoon" in opts
+        classes[(opts, card.months[0] if special else None)] += 1
+    todo = list(classes.items())
+    groups: dict[str, list[int]] = {name: [] for name in SET_NAMES}  # months of members
     best: list[tuple] = [()]
 
     def leaf() -> None:
@@ -355,23 +364,31 @@ def brute_force(cards: list[Card], players: int, month: int | None) -> tuple:
                 return
             vp += value
             sizes.append(len(group))
-        casual = len(groups["casual"]) + fixed
+        casual = len(groups["casual"])
         sizes.append(casual if casual >= 7 else 0)
         vp += casual - 3 if casual >= 7 else 0
         best[0] = max(best[0], (vp, sum(s > 0 for s in sizes), tuple(sizes)))
 
-    def walk(i: int) -> None:
-        if i == len(branching):
-            leaf()
-            return
-        card, opts = branching[i]
-        for name in opts:
+    def split(i: int, opts: tuple[str, ...], j: int, left: int, m: int | None) -> None:
+        last = j == len(opts) - 1
+        for k in (left,) if last else range(left + 1):
+            name = opts[j]
             group = groups[name]
-            if len(group) >= CAP.get(name, 99):
+            if len(group) + k > CAP.get(name, 99):
                 continue
-            group.append(card)
-            walk(i + 1)
-            group.pop()
+            group.extend([m or 0] * k)
+            if left == k:
+                walk(i + 1)
+            else:
+                split(i, opts, j + 1, left - k, m)
+            del group[len(group) - k:]
+
+    def walk(i: int) -> None:
+        if i == len(todo):
+            leaf()
+        else:
+            (opts, m), n = todo[i]
+            split(i, opts, 0, n, m)
 
     walk(0)
     return best[0]

@@ -41,6 +41,11 @@ class FlowersGame(StackGame):
         self.cards: tuple[Card, ...] = load_cards(self.config.card_file)
         self.match_mask = [self._match_bits(c) for c in self.cards]
         self._pile_cache: dict[int, PileScore] = {}
+        self.names = [c.short for c in self.cards]
+        self.hand_size = self.config.hand_size
+        self.deal_total = self.hand_size * self.num_players + self.config.field_size
+        self.vp_threshold = self.config.vp_threshold
+        self._observer = observer.FlowersObserver(self)
 
     def _match_bits(self, card: Card) -> int:
         bits = 0
@@ -57,6 +62,10 @@ class FlowersGame(StackGame):
     def observation_size(self) -> int:
         """Length of a seat's observation."""
         return observer.LAYOUT.size
+
+    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
+        """The named pieces of the observation (see ``observer.py``)."""
+        return observer.LAYOUT.describe()
 
     @property
     def state_size(self) -> int:
@@ -102,7 +111,7 @@ class FlowersGame(StackGame):
 
     def observe(self, state: FlowersState, seat: int) -> np.ndarray:
         """The observation of ``seat``."""
-        return observer.observe(self, state, seat)
+        return self._observer.observe(state, seat)
 
     def state_vector(self, state: FlowersState) -> np.ndarray:
         """The global state vector."""
@@ -116,7 +125,7 @@ class FlowersGame(StackGame):
         """Describe a player action or, at chance nodes, a drawn card."""
         if not state.over and state.stack and state.stack[-1].player == CHANCE:
             verb = "deal" if state.stack[-1].kind == DEAL else "reveal"
-            return f"{verb} {self.cards[action].short}"
+            return f"{verb} {self.names[action]}"
         seg, idx = self.action_space.decode(action)
         return _LABELS[seg](self, state, idx)
 
@@ -168,12 +177,12 @@ class FlowersGame(StackGame):
 
 
 def _label_play(game: FlowersGame, s: FlowersState, idx: int) -> str:
-    return f"play {game.cards[idx].short}"
+    return f"play {game.names[idx]}"
 
 
 def _label_capture(game: FlowersGame, s: FlowersState, idx: int) -> str:
-    with_card = f" with {game.cards[s.pending].short}" if s.pending >= 0 else ""
-    return f"capture {game.cards[idx].short}{with_card}"
+    with_card = f" with {game.names[s.pending]}" if s.pending >= 0 else ""
+    return f"capture {game.names[idx]}{with_card}"
 
 
 def _label_leave(game: FlowersGame, s: FlowersState, idx: int) -> str:

@@ -44,42 +44,42 @@ HIDDEN_LAYOUT = ObservationLayout([
 ])
 
 
-def observe(game: FlowersGame, s: FlowersState, viewer: int) -> np.ndarray:
-    """The observation vector of seat ``viewer``."""
-    vec = LAYOUT.new_vector()
-    v = LAYOUT.view
-    v(vec, "own_hand")[s.hands[viewer]] = 1.0
-    v(vec, "field")[s.field] = 1.0
-    piles = v(vec, "piles")
-    order = seat_order(viewer, s.num_players)
-    for rel, seat in enumerate(order):
-        piles[rel, s.piles[seat]] = 1.0
-    _write_decision(s, viewer, v(vec, "pending_card"), v(vec, "decision"))
-    _write_seats(game, s, vec, order)
-    v(vec, "globals")[:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
-                            scaled(s.round, 20), game.config.vp_threshold / 7)
-    v(vec, "current_month")[game.config.current_month or 0] = 1.0
-    v(vec, "players")[s.num_players - 2] = 1.0
-    return vec
+class FlowersObserver:
+    """Builds observations into one reusable buffer (one observer per game)."""
 
+    def __init__(self, game: FlowersGame) -> None:
+        self.game = game
+        self.vec, self.views = LAYOUT.buffer()
+        self.threshold = game.config.vp_threshold / 7
+        self.month = game.config.current_month or 0
+        self.target = 2.0 * game.config.target_vp
 
-def _write_decision(s: FlowersState, viewer: int, pending: np.ndarray,
-                    kind: np.ndarray) -> None:
-    if s.over or not s.stack or s.stack[-1].player != viewer:
-        return
-    d = s.stack[-1]
-    kind[DECISION_KINDS.index(d.kind)] = 1.0
-    if s.pending >= 0:
-        pending[s.pending] = 1.0
+    def observe(self, s: FlowersState, viewer: int) -> np.ndarray:
+        """The observation vector of seat ``viewer`` (a fresh array)."""
+        vec, v = self.vec, self.views
+        vec.fill(0.0)
+        v["own_hand"][s.hands[viewer]] = 1.0
+        v["field"][s.field] = 1.0
+        piles = v["piles"]
+        order = seat_order(viewer, s.num_players)
+        for rel, seat in enumerate(order):
+            piles[rel, s.piles[seat]] = 1.0
+        if not s.over and s.stack and s.stack[-1].player == viewer:
+            v["decision"][DECISION_KINDS.index(s.stack[-1].kind)] = 1.0
+            if s.pending >= 0:
+                v["pending_card"][s.pending] = 1.0
+        v["seats"][:, :len(order)] = np.array(self._seat_rows(s, order), dtype=np.float32).T
+        v["globals"][:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
+                           scaled(s.round, 20), self.threshold)
+        v["current_month"][self.month] = 1.0
+        v["players"][s.num_players - 2] = 1.0
+        return vec.copy()
 
-
-def _write_seats(game: FlowersGame, s: FlowersState, vec: np.ndarray, order: list[int]) -> None:
-    target = 2.0 * game.config.target_vp
-    rows = [(1.0, float(p == s.turn and not s.over), float(p == s.round_start),
-             float(s.cashed[p]), s.tokens[p] / MAX_TOKENS_PER_PLAYER,
-             scaled(s.pile_vp[p], 40), scaled(s.scores[p], target), len(s.hands[p]) / 8)
-            for p in order]
-    LAYOUT.view(vec, "seats")[:, :len(order)] = np.array(rows, dtype=np.float32).T
+    def _seat_rows(self, s: FlowersState, order: list[int]) -> list[tuple[float, ...]]:
+        return [(1.0, float(p == s.turn and not s.over), float(p == s.round_start),
+                 float(s.cashed[p]), s.tokens[p] / MAX_TOKENS_PER_PLAYER,
+                 scaled(s.pile_vp[p], 40), scaled(s.scores[p], self.target),
+                 len(s.hands[p]) / 8) for p in order]
 
 
 def state_vector(game: FlowersGame, s: FlowersState) -> np.ndarray:
@@ -89,4 +89,4 @@ def state_vector(game: FlowersGame, s: FlowersState) -> np.ndarray:
     for seat, hand in enumerate(s.hands):
         hands[seat, hand] = 1.0
     HIDDEN_LAYOUT.view(hidden, "deck")[s.deck] = 1.0
-    return np.concatenate([observe(game, s, 0), hidden])
+    return np.concatenate([game.observe(s, 0), hidden])

@@ -46,8 +46,7 @@ class Deal(DrawHandler):
     def apply(self, game: FlowersGame, s: FlowersState, d: Decision, card: int) -> None:
         """Move ``card`` from the deck to the next hand, or to the field once hands are full."""
         s.deck.remove(card)
-        hand_cards = game.config.hand_size * s.num_players
-        if s.dealt < hand_cards:
+        if s.dealt < game.hand_size * s.num_players:
             s.hands[(s.round_start + s.dealt) % s.num_players].append(card)
         else:
             s.field.append(card)
@@ -62,7 +61,7 @@ class Reveal(DrawHandler):
     def apply(self, game: FlowersGame, s: FlowersState, d: Decision, card: int) -> None:
         """Take ``card`` out of the deck and resolve its match for the active player."""
         s.deck.remove(card)
-        s.last_event = f"revealed {game.cards[card].short}"
+        s.last_event = f"revealed {game.names[card]}"
         resolve_match(game, s, card, CAPTURE_REVEALED)
 
 
@@ -79,7 +78,7 @@ class Play(Handler):
         """Remove the card from hand and resolve its match."""
         card = action - PLAY0
         s.hands[d.player].remove(card)
-        s.last_event = f"player {d.player} played {game.cards[card].short}"
+        s.last_event = f"player {d.player} played {game.names[card]}"
         resolve_match(game, s, card, CAPTURE_PLAYED)
 
 
@@ -106,7 +105,7 @@ class Capture(Handler):
 
     def describe(self, game: FlowersGame, s: FlowersState, d: Decision) -> str:
         """Name the card being matched."""
-        return f"{self.label} with {game.cards[d.ctx[0]].short}"
+        return f"{self.label} with {game.names[d.ctx[0]]}"
 
 
 class KeepOrCash(Handler):
@@ -189,7 +188,7 @@ def leave_on_field(s: FlowersState, card: int) -> None:
 
 def flow_deal(game: FlowersGame, s: FlowersState) -> None:
     """Deal hands then field one chance event at a time; then the start player's turn."""
-    if s.dealt < game.config.hand_size * s.num_players + game.config.field_size:
+    if s.dealt < game.deal_total:
         s.stack.append(Decision(DEAL, CHANCE))
     else:
         s.turn = s.round_start
@@ -222,7 +221,7 @@ def flow_score(game: FlowersGame, s: FlowersState) -> None:
     before = game.score_cards(before_cards)
     after = game.score_cards(s.piles[p])
     s.pile_vp[p] = after.vp
-    if completes_new_set(before, after) and after.vp >= game.config.vp_threshold:
+    if completes_new_set(before, after) and after.vp >= game.vp_threshold:
         s.stack.append(Decision(KEEP_OR_CASH, p))
 
 

@@ -226,7 +226,7 @@ def _best_plain(counts: tuple[int, ...]) -> tuple[int, int, int, int, int]:
 def _feasible(need: tuple[int, int, int, int], cover: list[int], multi: bool) -> bool:
     """Hall's condition: each group of plain sets has enough cards able to join it."""
     if not multi:  # every card fits one plain set at most: check each set alone
-        return all(x <= cover[bit] for x, bit in zip(need, _PLAIN_BITS))
+        return all(x <= cover[bit] for x, bit in zip(need, _PLAIN_BITS, strict=True))
     return all(sum(need[i] for i in idx) <= cover[s] for s, idx in _GROUPS)
 
 
@@ -244,7 +244,7 @@ def _total_vp(sizes: tuple[int, ...], month_vp: int) -> int:
 def _build(sizes: tuple[int, ...], month_vp: int) -> PileScore:
     """The PileScore of a split given its set sizes in SET_NAMES order."""
     sets = []
-    for i, (name, size) in enumerate(zip(SET_NAMES, sizes)):
+    for i, (name, size) in enumerate(zip(SET_NAMES, sizes, strict=True)):
         if size:
             only = tuple(size if j == i else 0 for j in range(len(SET_NAMES)))
             sets.append(SetScore(name, BASE_TIER.get(name, size), size,

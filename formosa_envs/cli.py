@@ -1,0 +1,165 @@
+"""The ``formosa`` command: list, info, play, simulate and bench.
+
+Examples::
+
+    formosa list
+    formosa info flowers --players 3
+    formosa play flowers --players 2 --seats human,random
+    formosa simulate flowers --players 3 --games 1000 --seed 0
+    formosa bench flowers --players 2 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from agents import AGENTS
+from formosa_envs.core.errors import FormosaError
+from formosa_envs.games import GAMES, make_game
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``formosa`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except FormosaError as exc:
+        print(f"formosa: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one sub-command per tool."""
+    parser = argparse.ArgumentParser(prog="formosa", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("list", help="list the games").set_defaults(run=cmd_list)
+    info = _game_parser(sub, "info", "show a game's action segments and observation pieces")
+    info.set_defaults(run=cmd_info)
+    play = _game_parser(sub, "play", "play in the terminal (human and agent seats)")
+    play.add_argument("--seats", default="human,random",
+                      help=f"comma-separated seats: human or one of {sorted(AGENTS)}")
+    play.add_argument("--seed", type=int, default=None, help="seed for chance and agents")
+    play.set_defaults(run=cmd_play)
+    sim = _game_parser(sub, "simulate", "simulate random games and summarise them")
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--agents", default="random", help="agent per seat (one name for all)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=cmd_simulate)
+    bench = _game_parser(sub, "bench", "decisions/s vs PettingZoo connect_four_v3")
+    bench.add_argument("--seconds", type=float, default=6.0, help="total time per contender")
+    bench.set_defaults(run=cmd_bench)
+    return parser
+
+
+def _game_parser(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
+    p = sub.add_parser(name, help=help_text)
+    p.add_argument("game", choices=sorted(GAMES), help="game name")
+    p.add_argument("--players", type=int, default=2, help="number of players")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="game option, e.g. -o current_month=5 (repeatable)")
+    return p
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """Turn ``["current_month=5", "card_file=x.toml"]`` into typed keyword options."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise FormosaError(f"option {item!r} must look like KEY=VALUE")
+        options[key.strip()] = _typed(raw.strip())
+    return options
+
+
+def _typed(raw: str) -> Any:
+    if raw.lower() in ("none", "null"):
+        return None
+    if raw.lower() in ("true", "false"):
+        return raw.lower() == "true"
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def make_agent(name: str, seed: int | None) -> Any:
+    """An agent by name, seeded."""
+    if name not in AGENTS:
+        raise FormosaError(f"unknown agent {name!r}; available: {sorted(AGENTS)} (or human)")
+    return AGENTS[name](seed=seed)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print the game catalogue."""
+    for info in GAMES.values():
+        game = make_game(info.name, num_players=info.min_players)
+        print(f"{info.name:10} {info.env_id:22} {info.title:18} "
+              f"{info.min_players}-{info.max_players} players  actions {game.num_actions}  "
+              f"observation {game.observation_size}")
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Print action segments and observation pieces of one game."""
+    game = make_game(args.game, num_players=args.players, **parse_options(args.option))
+    print(f"{args.game}: {game.num_actions} actions, observation {game.observation_size}, "
+          f"state {game.state_size}, max_game_length {game.max_game_length}")
+    print("actions:")
+    for name, first, size, doc in game.action_space.describe():
+        print(f"  {first:>5}..{first + size - 1:<5} {name}[{size}]  {doc}")
+    print("observation pieces:")
+    for name, offset, shape, doc in game.observation_pieces():
+        print(f"  {offset:>5} {name}{list(shape)}  {doc}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one game in the terminal."""
+    from formosa_envs.tools.play import HumanSeat, play_session
+    names = [n.strip() for n in args.seats.split(",") if n.strip()]
+    if len(names) != args.players:
+        raise FormosaError(f"--seats names {len(names)} seat(s) but --players is "
+                           f"{args.players}")
+    seats = [HumanSeat() if n == "human" else make_agent(n, None if args.seed is None
+                                                          else args.seed + i)
+             for i, n in enumerate(names)]
+    play_session(args.game, args.players, seats, args.seed, **parse_options(args.option))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Simulate games and print the summary."""
+    from formosa_envs.tools.simulate import simulate, summarize
+    if args.games < 1:
+        raise FormosaError(f"--games must be at least 1, got {args.games}")
+    names = args.agents.split(",")
+    names = names * args.players if len(names) == 1 else names
+    if len(names) != args.players:
+        raise FormosaError(f"--agents names {len(names)} agents for {args.players} players")
+    agents = [make_agent(n, args.seed + 1000 * (i + 1)) for i, n in enumerate(names)]
+    summary = simulate(args.game, args.players, args.games, args.seed, agents,
+                       show_progress=not args.quiet, **parse_options(args.option))
+    print(summarize(summary))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Measure and print decisions per second."""
+    from formosa_envs.tools.bench import format_bench, run_bench
+    results = run_bench(args.game, args.players, args.seconds)
+    print(format_bench(results, args.game, args.players))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

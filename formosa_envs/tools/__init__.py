@@ -1,0 +1,1 @@
+"""Command implementations behind the ``formosa`` CLI: play, simulate, bench."""

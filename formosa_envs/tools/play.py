@@ -1,0 +1,90 @@
+"""``formosa play``: people and agents at one table in the terminal.
+
+A human seat sees the table from its own chair (other hands hidden), a
+numbered list of legal moves with labels, and picks one by number. Bad input
+gets a message and a new prompt; ``q`` (or end of input) leaves the game.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+import numpy as np
+
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.games import make_game
+
+
+class HumanQuit(Exception):
+    """The person asked to leave the game."""
+
+
+class HumanSeat:
+    """A person choosing moves by number at the terminal."""
+
+    name = "human"
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.out = stdout or sys.stdout
+
+    def reset(self) -> None:
+        """Nothing to forget between games."""
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """Show the table and the numbered legal moves; read a valid choice."""
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        self.out.write("\n" + game.render(state, viewer=seat) + "\n")
+        for i, action in enumerate(legal):
+            self.out.write(f"  {i:>2}: {game.action_label(state, action)}\n")
+        while True:
+            self.out.write(f"player {seat}, choose 0-{len(legal) - 1} (q to quit): ")
+            self.out.flush()
+            line = self.stdin.readline()
+            if not line or line.strip().lower() in ("q", "quit", "exit"):
+                raise HumanQuit
+            choice = parse_choice(line, len(legal))
+            if choice is not None:
+                return legal[choice]
+            self.out.write(f"  '{line.strip()}' is not a move number between 0 and "
+                           f"{len(legal) - 1}; try again.\n")
+
+
+def parse_choice(line: str, count: int) -> int | None:
+    """The move index typed on ``line``, or None if it is not a valid index."""
+    text = line.strip()
+    if not text.isdigit():
+        return None
+    value = int(text)
+    return value if 0 <= value < count else None
+
+
+def play_session(game_name: str, num_players: int, seats: list[Any], seed: int | None,
+                 out: TextIO | None = None, **options: Any) -> list[float] | None:
+    """Run one game with ``seats`` (HumanSeat or agents); return scores, None if quit."""
+    out = out or sys.stdout
+    game = make_game(game_name, num_players=num_players, **options)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    try:
+        while not game.is_terminal(state):
+            player = game.current_player(state)
+            if player == CHANCE:
+                game.apply_action(state, game.sample_chance(state, rng))
+                continue
+            action = seats[player].act_on_state(game, state)
+            if not isinstance(seats[player], HumanSeat):
+                out.write(f"player {player} ({seats[player].name}): "
+                          f"{game.action_label(state, action)}\n")
+            game.apply_action(state, action)
+    except HumanQuit:
+        out.write("\nGame abandoned.\n")
+        return None
+    out.write("\n" + game.render(state) + "\n")
+    scores = game.scores(state)
+    best = max(scores)
+    winners = [p for p, s in enumerate(scores) if s == best]
+    out.write(f"Final scores: {scores}; winner(s): {winners}\n")
+    return scores
