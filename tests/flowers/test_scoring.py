@@ -305,11 +305,11 @@ VP_TABLE = {
     "treasure": {3: 10},
     "typhoon": {3: 10},
 }
-CAP = {"night": 5, "bird": 4, "weather": 3, "treasure": 3, "typhoon": 3, "current_month": 4}
+CAP = {"night": 5, "bird": 4, "weather": 3, "treasure": 3, "typhoon": 3}
 
 
-def card_options(card: Card, month: int | None) -> list[str]:
-    """Every set a card may join, read directly off the rules."""
+def card_options(card: Card) -> tuple[str, ...]:
+    """Every set but Current Month that a card may join, read directly off the rules."""
     single = len(card.months) == 1
     m = card.months[0]
     opts = ["casual"]
@@ -321,18 +321,14 @@ def card_options(card: Card, month: int | None) -> list[str]:
         opts.append("treasure")
     if single and "weather" in card.icons and m in (2, 7, 8):
         opts.append("typhoon")
-    if single and m == month:
-        opts.append("current_month")
-    return opts
+    return tuple(opts)
 
 
-def set_vp(name: str, group: list[int], players: int) -> int | None:
+def set_vp(name: str, group: list[int]) -> int | None:
     """VP of a group (the months of its cards) as a set; None if not a valid set."""
     n = len(group)
     if name == "animal":
         return 6 + n - 3 if n >= 3 else None
-    if name == "current_month":
-        return (7 if players == 2 else 4) if n == 4 else None
     if name in ("treasure", "typhoon"):
         want = [2, 10, 12] if name == "treasure" else [2, 7, 8]
         return 10 if sorted(group) == want else None
@@ -342,41 +338,55 @@ def set_vp(name: str, group: list[int], players: int) -> int | None:
 def brute_force(cards: list[Card], players: int, month: int | None) -> tuple:
     """(vp, completed sets, sizes in SET_NAMES order) maximised over every assignment.
 
+    The Current Month set takes all four cards of its month or none, so it is
+    tried both ways; the other cards are then assigned in every possible way.
+    """
+    best = best_assignment(cards, 0)
+    month_cards = [c for c in cards if c.months == (month,)]
+    if len(month_cards) == 4:
+        rest = [c for c in cards if c not in month_cards]
+        best = max(best, best_assignment(rest, 7 if players == 2 else 4))
+    return best
+
+
+def best_assignment(cards: list[Card], month_vp: int) -> tuple:
+    """Exhaustive search; ``month_vp`` > 0 when the Current Month set is held apart.
+
     Cards with the same options (and, where Treasure or Typhoon is an option, the
     same month) are interchangeable, so each such class is split among its options
     in every possible way instead of card by card.
     """
     classes: Counter[tuple] = Counter()
     for card in cards:
-        opts = tuple(card_options(card, month))
+        opts = card_options(card)
         special = "treasure" in opts or "typhoon" in opts
-        classes[(opts, card.months[0] if special else None)] += 1
+        classes[(opts, card.months[0] if special else 0)] += 1
     todo = list(classes.items())
     groups: dict[str, list[int]] = {name: [] for name in SET_NAMES}  # months of members
     best: list[tuple] = [()]
 
     def leaf() -> None:
-        vp, sizes = 0, []
-        for name in SET_NAMES[:-1]:
+        vp, sizes = month_vp, []
+        for name in SET_NAMES[:-2]:
             group = groups[name]
-            value = set_vp(name, group, players) if group else 0
+            value = set_vp(name, group) if group else 0
             if value is None:
                 return
             vp += value
             sizes.append(len(group))
+        sizes.append(4 if month_vp else 0)
         casual = len(groups["casual"])
         sizes.append(casual if casual >= 7 else 0)
         vp += casual - 3 if casual >= 7 else 0
         best[0] = max(best[0], (vp, sum(s > 0 for s in sizes), tuple(sizes)))
 
-    def split(i: int, opts: tuple[str, ...], j: int, left: int, m: int | None) -> None:
+    def split(i: int, opts: tuple[str, ...], j: int, left: int, m: int) -> None:
         last = j == len(opts) - 1
         for k in (left,) if last else range(left + 1):
-            name = opts[j]
-            group = groups[name]
-            if len(group) + k > CAP.get(name, 99):
+            group = groups[opts[j]]
+            if len(group) + k > CAP.get(opts[j], 99):
                 continue
-            group.extend([m or 0] * k)
+            group.extend([m] * k)
             if left == k:
                 walk(i + 1)
             else:

@@ -1,0 +1,87 @@
+"""The one-way import rule of DESIGN.md section 1, checked on the source files."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RL_LIBS = {"pettingzoo", "gymnasium", "torch", "stable_baselines3", "sb3_contrib", "ray"}
+# layer -> project packages it may import (besides itself)
+ALLOWED = {
+    "formosa_envs.core": set(),
+    "formosa_envs.games": {"formosa_envs.core"},
+    "formosa_envs.envs": {"formosa_envs.core", "formosa_envs.games"},
+    "agents": {"formosa_envs.core", "formosa_envs.games"},
+}
+THIRD_PARTY_OK = {
+    "formosa_envs.core": {"numpy", "tomli"},
+    "formosa_envs.games": {"numpy"},
+    "agents": {"numpy"},
+}
+
+
+def imports_of(path: Path) -> set[str]:
+    """Absolute module names imported by a file (relative imports resolved)."""
+    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")[: -node.level]
+                names.add(".".join(base + ([node.module] if node.module else [])))
+            else:
+                names.add(node.module or "")
+    return names
+
+
+def layer_of(module: str) -> str | None:
+    for layer in sorted(ALLOWED, key=len, reverse=True):
+        if module == layer or module.startswith(layer + "."):
+            return layer
+    return None
+
+
+def test_layers_import_only_downwards() -> None:
+    problems = []
+    for layer in ALLOWED:
+        folder = ROOT.joinpath(*layer.split("."))
+        for path in folder.rglob("*.py"):
+            for name in imports_of(path):
+                target = layer_of(name)
+                top = name.split(".")[0]
+                if target and target != layer and target not in ALLOWED[layer]:
+                    problems.append(f"{path.relative_to(ROOT)} imports {name}")
+                if layer in THIRD_PARTY_OK and top in RL_LIBS:
+                    problems.append(f"{path.relative_to(ROOT)} imports RL library {name}")
+                if layer == "formosa_envs.core" and top not in (
+                        THIRD_PARTY_OK[layer] | {"formosa_envs", "__future__"}) \
+                        and not _is_stdlib(top):
+                    problems.append(f"{path.relative_to(ROOT)} imports non-stdlib {name}")
+    assert not problems, "\n".join(problems)
+
+
+def test_rl_libraries_only_in_envs_and_training() -> None:
+    offenders = []
+    for path in ROOT.joinpath("formosa_envs").rglob("*.py"):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("formosa_envs/envs/") or rel.startswith("formosa_envs/tools/bench"):
+            continue
+        tops = {n.split(".")[0] for n in imports_of(path)}
+        if tops & RL_LIBS:
+            offenders.append(rel)
+    assert not offenders, offenders
+
+
+def test_the_checker_detects_a_violation(tmp_path: Path) -> None:
+    """Negative control: a forbidden import is found by imports_of."""
+    bad = ROOT / "formosa_envs" / "core" / "engine.py"
+    assert "formosa_envs.core.actions" in imports_of(bad)
+    assert layer_of("formosa_envs.envs.aec") == "formosa_envs.envs"
+
+
+def _is_stdlib(name: str) -> bool:
+    import sys
+    return name in sys.stdlib_module_names
