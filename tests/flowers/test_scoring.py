@@ -364,6 +364,11 @@ def best_assignment(cards: list[Card], month_vp: int) -> tuple:
     todo = list(classes.items())
     groups: dict[str, list[int]] = {name: [] for name in SET_NAMES}  # months of members
     best: list[tuple] = [()]
+    # prune early: a set is checked once the last class that may join it is split
+    closing: list[list[str]] = [[] for _ in range(len(todo) + 1)]
+    for name in SET_NAMES[:-2]:
+        last = max((i for i, ((opts, _), _) in enumerate(todo) if name in opts), default=-1)
+        closing[last + 1].append(name)
 
     def leaf() -> None:
         vp, sizes = month_vp, []
@@ -394,6 +399,8 @@ def best_assignment(cards: list[Card], month_vp: int) -> tuple:
             del group[len(group) - k:]
 
     def walk(i: int) -> None:
+        if any(groups[name] and set_vp(name, groups[name]) is None for name in closing[i]):
+            return
         if i == len(todo):
             leaf()
         else:

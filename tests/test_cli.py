@@ -1,0 +1,94 @@
+"""The ``formosa`` command: list, info, simulate, play (scripted stdin), bench, errors."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from agents import RandomAgent
+from formosa_envs.cli import main, parse_options
+from formosa_envs.tools.bench import bench_aec, bench_engine, format_bench
+from formosa_envs.tools.play import HumanSeat, parse_choice, play_session
+
+
+def test_list_and_info(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list"]) == 0
+    assert "formosa/flowers-v0" in capsys.readouterr().out
+    assert main(["info", "flowers", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "PLAY_CARD[54]" in out and "own_hand[54]" in out
+
+
+def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "flowers", "--players", "3", "--games", "20", "--seed", "0"]) == 0
+    captured = capsys.readouterr()
+    assert "20 games" in captured.out and "win share by seat" in captured.out
+    assert "seat 2:" in captured.out and "decisions per game" in captured.out
+    assert "20/20" in captured.err, "progress bar goes to stderr"
+
+
+def test_simulate_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["simulate", "flowers", "--games", "5", "--seed", "3", "--quiet"])
+    first = capsys.readouterr().out
+    main(["simulate", "flowers", "--games", "5", "--seed", "3", "--quiet"])
+    assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "flowers", "--players", "9", "--games", "1"],
+    ["simulate", "flowers", "--games", "0"],
+    ["simulate", "flowers", "--agents", "genius"],
+    ["simulate", "flowers", "-o", "current_month"],
+    ["simulate", "flowers", "-o", "current_month=13"],
+    ["play", "flowers", "--seats", "human"],
+])
+def test_bad_arguments_give_an_error_not_a_traceback(argv: list[str],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "formosa: error:" in capsys.readouterr().err
+
+
+def test_parse_options_types_values() -> None:
+    assert parse_options(["current_month=5", "card_file=x.toml", "a=none", "b=true"]) == {
+        "current_month": 5, "card_file": "x.toml", "a": None, "b": True}
+
+
+def test_parse_choice() -> None:
+    assert parse_choice(" 2\n", 3) == 2
+    assert parse_choice("3", 3) is None
+    assert parse_choice("-1", 3) is None
+    assert parse_choice("two", 3) is None
+
+
+def test_human_plays_a_whole_game_from_scripted_input() -> None:
+    """A person who always answers 0 (after some bad input) finishes a game."""
+    stdin = io.StringIO("hello\n99\n\n" + "0\n" * 5000)
+    out = io.StringIO()
+    scores = play_session("flowers", 2, [HumanSeat(stdin, out), RandomAgent(seed=1)], seed=0,
+                          out=out)
+    text = out.getvalue()
+    assert scores is not None and max(scores) >= 60
+    assert "'hello' is not a move number" in text and "'99' is not a move number" in text
+    assert "hidden card(s)" in text, "the opponent's hand is hidden from the human"
+    assert "Final scores" in text
+
+
+def test_human_can_quit_and_end_of_input_quits() -> None:
+    out = io.StringIO()
+    assert play_session("flowers", 2, [HumanSeat(io.StringIO("q\n"), out), RandomAgent(0)],
+                        seed=0, out=out) is None
+    assert "Game abandoned" in out.getvalue()
+    assert play_session("flowers", 2, [HumanSeat(io.StringIO(""), out), RandomAgent(0)],
+                        seed=0, out=out) is None
+
+
+def test_bench_functions_measure_and_format() -> None:
+    import formosa_envs
+    from formosa_envs.games import make_game
+    engine = bench_engine(make_game("flowers", num_players=2), 0.2)
+    env = bench_aec(formosa_envs.env("flowers", num_players=2), "flowers env()", 0.2)
+    c4 = bench_aec(formosa_envs.env("flowers", num_players=2), "connect_four_v3 env()", 0.2)
+    assert engine.decisions > 0 and env.decisions > 0
+    table = format_bench([c4, env, engine], "flowers", 2)
+    assert "decisions/s" in table and "x" in table
