@@ -63,6 +63,8 @@ _NIGHT, _BIRD, _ANIMAL, _WEATHER = 1, 2, 4, 8
 _PLAIN_BITS = (_NIGHT, _BIRD, _ANIMAL, _WEATHER)
 _TREASURE_SHIFT, _TYPHOON_SHIFT = 4, 6
 _SINGLE_BIT = frozenset((0, _NIGHT, _BIRD, _ANIMAL, _WEATHER))
+# Sizes (0 = no set) of night, bird and weather; animal sizes depend on the cards held.
+_PLAIN_CHOICES = ((0, *NIGHT_VP), (0, *BIRD_VP), (), (0, WEATHER_SIZE))
 # For each non-empty group of plain sets: which of (night, bird, animal, weather) it holds.
 _GROUPS = tuple((s, tuple(i for i, bit in enumerate(_PLAIN_BITS) if s & bit))
                 for s in range(1, 16))
@@ -113,6 +115,8 @@ def score_pile(cards: Iterable[Card], num_players: int,
     for card in cards:
         entry = info.get(card)
         if entry is None:
+            if len(info) >= _CARD_INFO_LIMIT:  # many overridden decks: start afresh
+                info.clear()
             entry = info[card] = _card_info(card)
         codes.append(entry[0])
         if entry[1] == current_month:
@@ -132,7 +136,8 @@ def completes_new_set(before: PileScore, after: PileScore) -> bool:
 
 # --- per-card codes ---------------------------------------------------------------
 
-_CARD_INFO: dict[Card, tuple[int, int]] = {}
+_CARD_INFO: dict[Card, tuple[int, int]] = {}  # card -> (code, month or 0 for a wild)
+_CARD_INFO_LIMIT = 4096
 
 
 def _card_info(card: Card) -> tuple[int, int]:
@@ -171,8 +176,8 @@ def _solve(codes: tuple[int, ...], month_codes: tuple[int, ...], month_vp: int) 
                 for code, k in rest3.items():
                     counts[code & 15] += k
                 n, b, a, w, c = _best_plain(tuple(counts))
-                sizes = (n, b, a, 3 * treasure, w, 3 * typhoon,
-                         CURRENT_MONTH_SIZE * month, c)
+                sizes = (n, b, a, len(TREASURE_MONTHS) * treasure, w,
+                         len(TYPHOON_MONTHS) * typhoon, CURRENT_MONTH_SIZE * month, c)
                 key = (_total_vp(sizes, month_vp), sum(x > 0 for x in sizes), sizes)
                 best_key = max(best_key, key)
     return _build(best_key[2], month_vp)
@@ -205,40 +210,44 @@ def _best_plain(counts: tuple[int, ...]) -> tuple[int, int, int, int, int]:
     in that order (the global tie-break restricted to these sets).
     """
     total = sum(counts)
-    cover = [sum(k for m, k in enumerate(counts) if m & s) for s in range(16)]
-    multi = any(k for m, k in enumerate(counts) if m not in _SINGLE_BIT)
+    held = [(m, k) for m, k in enumerate(counts) if k and m]
+    cover = [sum(k for m, k in held if m & s) for s in range(16)]
+    multi = any(m not in _SINGLE_BIT for m, _ in held)
     best: tuple = ()
-    for n in (0, 3, 4, 5):
-        for b in (0, 2, 3, 4):
-            for w in (0, WEATHER_SIZE):
-                for a in (0, *range(ANIMAL_SIZE, cover[_ANIMAL] + 1)):
-                    need = (n, b, a, w)
-                    if not _feasible(need, cover, multi):
-                        continue
-                    rest = total - n - b - a - w
-                    c = rest if rest >= CASUAL_SIZE else 0
-                    sizes = (n, b, a, w, c)
-                    vp = _total_vp((n, b, a, 0, w, 0, 0, c), 0)
-                    best = max(best, (vp, sum(x > 0 for x in sizes), sizes))
+    for n, b, a, w in product(*(_plain_sizes(i, cover[bit]) for i, bit in enumerate(_PLAIN_BITS))):
+        if multi and not _hall((n, b, a, w), cover):
+            continue
+        rest = total - n - b - a - w
+        c = rest if rest >= CASUAL_SIZE else 0
+        done = (n > 0) + (b > 0) + (a > 0) + (w > 0) + (c > 0)
+        best = max(best, (_plain_vp(n, b, a, w, c), done, (n, b, a, w, c)))
     return best[2]
 
 
-def _feasible(need: tuple[int, int, int, int], cover: list[int], multi: bool) -> bool:
+def _plain_sizes(i: int, available: int) -> tuple[int, ...]:
+    """Sizes the i-th plain set (night, bird, animal, weather) may take, 0 for none."""
+    if _PLAIN_BITS[i] == _ANIMAL:
+        return (0, *range(ANIMAL_SIZE, available + 1))
+    return tuple(x for x in _PLAIN_CHOICES[i] if x <= available)
+
+
+def _hall(need: tuple[int, int, int, int], cover: list[int]) -> bool:
     """Hall's condition: each group of plain sets has enough cards able to join it."""
-    if not multi:  # every card fits one plain set at most: check each set alone
-        return all(x <= cover[bit] for x, bit in zip(need, _PLAIN_BITS, strict=True))
     return all(sum(need[i] for i in idx) <= cover[s] for s, idx in _GROUPS)
+
+
+def _plain_vp(n: int, b: int, a: int, w: int, c: int) -> int:
+    """VP of night, bird, animal, weather and casual sets of these sizes (0 = none)."""
+    vp = NIGHT_VP.get(n, 0) + BIRD_VP.get(b, 0) + (WEATHER_VP if w else 0)
+    vp += ANIMAL_VP + a - ANIMAL_SIZE if a else 0
+    return vp + (CASUAL_VP + c - CASUAL_SIZE if c else 0)
 
 
 def _total_vp(sizes: tuple[int, ...], month_vp: int) -> int:
     """VP of a split given its set sizes in SET_NAMES order (0 = not completed)."""
     n, b, a, t, w, y, m, c = sizes
-    vp = NIGHT_VP.get(n, 0) + BIRD_VP.get(b, 0)
-    vp += ANIMAL_VP + a - ANIMAL_SIZE if a else 0
-    vp += (TREASURE_VP if t else 0) + (WEATHER_VP if w else 0) + (TYPHOON_VP if y else 0)
-    vp += month_vp if m else 0
-    vp += CASUAL_VP + c - CASUAL_SIZE if c else 0
-    return vp
+    vp = _plain_vp(n, b, a, w, c) + (TREASURE_VP if t else 0) + (TYPHOON_VP if y else 0)
+    return vp + (month_vp if m else 0)
 
 
 def _build(sizes: tuple[int, ...], month_vp: int) -> PileScore:
