@@ -265,6 +265,23 @@ class StackGame(Game):
             state.decisions += 1
         self.settle(state)
 
+    def apply_chance(self, state: Any, rng: np.random.Generator) -> int:
+        """Sample a chance outcome with ``rng``, apply it and return it.
+
+        Equivalent to ``apply_action(state, sample_chance(state, rng))`` without
+        re-validating an outcome that was drawn from the legal ones (the env's
+        and the simulators' fast path).
+        """
+        d = state.stack[-1]
+        if state.over or d.player != CHANCE:
+            raise IllegalActionError("apply_chance called at a player decision: "
+                                     + self.decision_description(state))
+        outcome = self.sample_chance(state, rng)
+        state.stack.pop()
+        self.handlers[d.kind].apply(self, state, d, outcome)
+        self.settle(state)
+        return outcome
+
     def is_legal(self, state: Any, d: Decision, action: Any) -> bool:
         """Whether ``action`` answers decision ``d``."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

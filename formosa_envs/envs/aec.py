@@ -93,11 +93,9 @@ class FormosaAECEnv(AECEnv):
         self.agent_selection = self.agents[self.game.current_player(self.engine_state)]
 
     def _resolve_chance(self) -> None:
-        game, state = self.game, self.engine_state
+        game, state, rng, history = self.game, self.engine_state, self._rng, self.history
         while game.current_player(state) == CHANCE:
-            outcome = game.sample_chance(state, self._rng)
-            self.history.append(outcome)
-            game.apply_action(state, outcome)
+            history.append(game.apply_chance(state, rng))
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``; resolve chance; hand out rewards."""

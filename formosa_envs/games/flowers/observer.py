@@ -30,7 +30,7 @@ LAYOUT = ObservationLayout([
     Piece("own_hand", (NUM_CARDS,), "cards in the observer's hand"),
     Piece("field", (NUM_CARDS,), "face-up field cards"),
     Piece("piles", (S, NUM_CARDS), "scoring pile of each seat, egocentric"),
-    Piece("pending_card", (NUM_CARDS,), "the card being matched in a capture decision"),
+    Piece("pending_card", (NUM_CARDS,), "the face-up card being matched (capture decisions)"),
     Piece("decision", (len(DECISION_KINDS),), "pending decision kind (observer's own)"),
     Piece("seats", (len(SEAT_FEATURES), S), "per-seat features, egocentric: " +
           ", ".join(SEAT_FEATURES)),
@@ -64,10 +64,10 @@ class FlowersObserver:
         order = seat_order(viewer, s.num_players)
         for rel, seat in enumerate(order):
             piles[rel, s.piles[seat]] = 1.0
+        if s.pending >= 0:  # the card being matched lies face up: everyone sees it
+            v["pending_card"][s.pending] = 1.0
         if not s.over and s.stack and s.stack[-1].player == viewer:
             v["decision"][DECISION_KINDS.index(s.stack[-1].kind)] = 1.0
-            if s.pending >= 0:
-                v["pending_card"][s.pending] = 1.0
         v["seats"][:, :len(order)] = np.array(self._seat_rows(s, order), dtype=np.float32).T
         v["globals"][:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
                            scaled(s.round, 20), self.threshold)
@@ -76,10 +76,11 @@ class FlowersObserver:
         return vec.copy()
 
     def _seat_rows(self, s: FlowersState, order: list[int]) -> list[tuple[float, ...]]:
-        return [(1.0, float(p == s.turn and not s.over), float(p == s.round_start),
-                 float(s.cashed[p]), s.tokens[p] / MAX_TOKENS_PER_PLAYER,
-                 scaled(s.pile_vp[p], 40), scaled(s.scores[p], self.target),
-                 len(s.hands[p]) / 8) for p in order]
+        turn = -1 if s.over else s.turn
+        target = self.target
+        return [(1.0, float(p == turn), float(p == s.round_start), float(s.cashed[p]),
+                 s.tokens[p] / MAX_TOKENS_PER_PLAYER, min(s.pile_vp[p] / 40, 1.0),
+                 min(s.scores[p] / target, 1.0), len(s.hands[p]) / 8) for p in order]
 
 
 def state_vector(game: FlowersGame, s: FlowersState) -> np.ndarray:
