@@ -52,6 +52,7 @@ class FormosaAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": f"formosa_{game}_v0"}
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._build_spaces()
         self._rng = np.random.default_rng()
         self.engine_state: Any = None
@@ -123,7 +124,6 @@ class FormosaAECEnv(AECEnv):
                 self.rewards[agent] = reward
             self.terminations = {a: True for a in self.agents}
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
             if state.decisions >= self.max_game_length:
                 self.truncations = {a: True for a in self.agents}
             self.agent_selection = self.agents[player]
@@ -140,13 +140,14 @@ class FormosaAECEnv(AECEnv):
     # ----- views ----------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation and action mask (zeros unless it decides now)."""
-        seat = self.possible_agents.index(agent)
-        obs = self.game.observe(self.engine_state, seat)
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if (agent == self.agent_selection and agent in self.terminations
-                and not (self.terminations[agent] or self.truncations[agent])
-                and self.game.current_player(self.engine_state) == seat):
-            mask[self.game.legal_actions(self.engine_state)] = 1
+        seat = self._seat_of[agent]
+        game, state = self.game, self.engine_state
+        obs = game.observe(state, seat)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        if (agent == self.agent_selection and game.current_player(state) == seat
+                and not self.terminations.get(agent, True)
+                and not self.truncations.get(agent, True)):
+            mask[game.legal_actions(state)] = 1
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:

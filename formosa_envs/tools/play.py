@@ -72,7 +72,7 @@ def play_session(game_name: str, num_players: int, seats: list[Any], seed: int |
         while not game.is_terminal(state):
             player = game.current_player(state)
             if player == CHANCE:
-                game.apply_action(state, game.sample_chance(state, rng))
+                game.apply_chance(state, rng)
                 continue
             action = seats[player].act_on_state(game, state)
             if not isinstance(seats[player], HumanSeat):

@@ -21,7 +21,7 @@ from .cards import Card, load_cards
 from .config import MAX_PLAYERS, MIN_PLAYERS, FlowersConfig
 from .render import render_text
 from .rules import DEAL, FLOW, HANDLERS
-from .scoring import PileScore, score_pile
+from .scoring import PileScore, encode_cards, score_encoded
 from .state import NUM_CARDS, TOKEN_SUPPLY, FlowersState, card_locations, new_state
 
 MAX_DECISIONS = 4000
@@ -41,6 +41,7 @@ class FlowersGame(StackGame):
         self.cards: tuple[Card, ...] = load_cards(self.config.card_file)
         self.match_mask = [self._match_bits(c) for c in self.cards]
         self._pile_cache: dict[int, PileScore] = {}
+        self._codes = encode_cards(self.cards)
         self.names = [c.short for c in self.cards]
         self.hand_size = self.config.hand_size
         self.deal_total = self.hand_size * self.num_players + self.config.field_size
@@ -89,7 +90,8 @@ class FlowersGame(StackGame):
 
     def sample_chance(self, state: FlowersState, rng: np.random.Generator) -> int:
         """A uniformly random deck card (every chance node is a draw)."""
-        return state.deck[int(rng.integers(len(state.deck)))]
+        deck = state.deck
+        return deck[int(rng.random() * len(deck))]
 
     def score_cards(self, card_ids: list[int]) -> PileScore:
         """The best scoring of a pile of card ids (memoised per pile for this game)."""
@@ -100,8 +102,9 @@ class FlowersGame(StackGame):
         if hit is None:
             if len(self._pile_cache) > 200_000:
                 self._pile_cache.clear()
-            hit = score_pile([self.cards[c] for c in card_ids], self.num_players,
-                             self.config.current_month)
+            codes = self._codes
+            hit = score_encoded([codes[c] for c in card_ids], self.num_players,
+                                self.config.current_month)
             self._pile_cache[key] = hit
         return hit
 

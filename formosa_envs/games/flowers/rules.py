@@ -74,6 +74,10 @@ class Play(Handler):
         """One PLAY_CARD id per card in hand."""
         return sorted(PLAY0 + c for c in s.hands[d.player])
 
+    def is_legal(self, game: FlowersGame, s: FlowersState, d: Decision, action: int) -> bool:
+        """Any card in the deciding player's hand may be played."""
+        return action - PLAY0 in s.hands[d.player]
+
     def apply(self, game: FlowersGame, s: FlowersState, d: Decision, action: int) -> None:
         """Remove the card from hand and resolve its match."""
         card = action - PLAY0

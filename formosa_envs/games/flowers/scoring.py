@@ -110,17 +110,31 @@ def score_pile(cards: Iterable[Card], num_players: int,
     if current_month is not None and not 1 <= current_month <= 12:
         raise ValueError(f"current_month must be 1..12 or None, got {current_month}")
     info = _CARD_INFO
-    codes: list[int] = []
-    month_codes: list[int] = []
+    entries: list[tuple[int, int]] = []
     for card in cards:
         entry = info.get(card)
         if entry is None:
             if len(info) >= _CARD_INFO_LIMIT:  # many overridden decks: start afresh
                 info.clear()
             entry = info[card] = _card_info(card)
-        codes.append(entry[0])
-        if entry[1] == current_month:
-            month_codes.append(entry[0])
+        entries.append(entry)
+    return score_encoded(entries, num_players, current_month)
+
+
+def encode_cards(cards: Iterable[Card]) -> list[tuple[int, int]]:
+    """Each card's ``(code, month)`` for :func:`score_encoded` (month 0 for a wild)."""
+    return [_card_info(card) for card in cards]
+
+
+def score_encoded(entries: Iterable[tuple[int, int]], num_players: int,
+                  current_month: int | None = None) -> PileScore:
+    """:func:`score_pile` on cards pre-encoded by :func:`encode_cards` (the fast path)."""
+    codes: list[int] = []
+    month_codes: list[int] = []
+    for code, month in entries:
+        codes.append(code)
+        if month == current_month:
+            month_codes.append(code)
     if len(month_codes) != CURRENT_MONTH_SIZE:
         month_codes = []
     codes.sort()
