@@ -53,17 +53,22 @@ class FlowersObserver:
         self.threshold = game.config.vp_threshold / 7
         self.month = game.config.current_month or 0
         self.target = 2.0 * game.config.target_vp
+        # the last two pieces never change during a game: write them once, clear the rest
+        self.views["current_month"][self.month] = 1.0
+        self.views["players"][game.num_players - 2] = 1.0
+        self.dynamic = LAYOUT.offsets["current_month"]
 
     def observe(self, s: FlowersState, viewer: int) -> np.ndarray:
         """The observation vector of seat ``viewer`` (a fresh array)."""
         vec, v = self.vec, self.views
-        vec.fill(0.0)
+        vec[:self.dynamic] = 0.0
         v["own_hand"][s.hands[viewer]] = 1.0
         v["field"][s.field] = 1.0
         piles = v["piles"]
         order = seat_order(viewer, s.num_players)
         for rel, seat in enumerate(order):
-            piles[rel, s.piles[seat]] = 1.0
+            if s.piles[seat]:
+                piles[rel, s.piles[seat]] = 1.0
         if s.pending >= 0:  # the card being matched lies face up: everyone sees it
             v["pending_card"][s.pending] = 1.0
         if not s.over and s.stack and s.stack[-1].player == viewer:
@@ -71,8 +76,6 @@ class FlowersObserver:
         v["seats"][:, :len(order)] = np.array(self._seat_rows(s, order), dtype=np.float32).T
         v["globals"][:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
                            scaled(s.round, 20), self.threshold)
-        v["current_month"][self.month] = 1.0
-        v["players"][s.num_players - 2] = 1.0
         return vec.copy()
 
     def _seat_rows(self, s: FlowersState, order: list[int]) -> list[tuple[float, ...]]:

@@ -25,6 +25,10 @@ CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH = "capture_played", "capture_reve
     "keep_or_cash"
 
 
+DEAL_FRAME = Decision(DEAL, CHANCE)
+REVEAL_FRAME = Decision(REVEAL, CHANCE)
+
+
 class DrawHandler(Handler):
     """A chance draw of one card, uniform over the unordered deck."""
 
@@ -193,7 +197,7 @@ def leave_on_field(s: FlowersState, card: int) -> None:
 def flow_deal(game: FlowersGame, s: FlowersState) -> None:
     """Deal hands then field one chance event at a time; then the start player's turn."""
     if s.dealt < game.deal_total:
-        s.stack.append(Decision(DEAL, CHANCE))
+        s.stack.append(DEAL_FRAME)
     else:
         s.turn = s.round_start
         s.phase = Phase.TURN
@@ -210,7 +214,7 @@ def flow_reveal(game: FlowersGame, s: FlowersState) -> None:
     """Reveal from the deck unless it ran out (F-3.6)."""
     s.phase = Phase.SCORE
     if s.deck:
-        s.stack.append(Decision(REVEAL, CHANCE))
+        s.stack.append(REVEAL_FRAME)
 
 
 def flow_score(game: FlowersGame, s: FlowersState) -> None:

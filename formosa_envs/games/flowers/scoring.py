@@ -264,6 +264,7 @@ def _total_vp(sizes: tuple[int, ...], month_vp: int) -> int:
     return vp + (month_vp if m else 0)
 
 
+@lru_cache(maxsize=1 << 12)
 def _build(sizes: tuple[int, ...], month_vp: int) -> PileScore:
     """The PileScore of a split given its set sizes in SET_NAMES order."""
     sets = []
