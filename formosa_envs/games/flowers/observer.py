@@ -32,7 +32,7 @@ LAYOUT = ObservationLayout([
     Piece("piles", (S, NUM_CARDS), "scoring pile of each seat, egocentric"),
     Piece("pending_card", (NUM_CARDS,), "the face-up card being matched (capture decisions)"),
     Piece("decision", (len(DECISION_KINDS),), "pending decision kind (observer's own)"),
-    Piece("seats", (len(SEAT_FEATURES), S), "per-seat features, egocentric: " +
+    Piece("seats", (S, len(SEAT_FEATURES)), "per-seat features, egocentric: " +
           ", ".join(SEAT_FEATURES)),
     Piece("globals", (4,), "deck size / 54, token supply / 9, round / 20, threshold / 7"),
     Piece("current_month", (13,), "Current Month variant: 0 = off, else the month"),
@@ -73,7 +73,7 @@ class FlowersObserver:
             v["pending_card"][s.pending] = 1.0
         if not s.over and s.stack and s.stack[-1].player == viewer:
             v["decision"][DECISION_KINDS.index(s.stack[-1].kind)] = 1.0
-        v["seats"][:, :len(order)] = np.array(self._seat_rows(s, order), dtype=np.float32).T
+        v["seats"][:len(order)] = self._seat_rows(s, order)
         v["globals"][:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
                            scaled(s.round, 20), self.threshold)
         return vec.copy()

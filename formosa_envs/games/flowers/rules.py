@@ -223,11 +223,9 @@ def flow_score(game: FlowersGame, s: FlowersState) -> None:
     if not s.turn_captures:
         return
     p = s.turn
-    before_cards = list(s.piles[p])
-    for c in s.turn_captures:
-        before_cards.remove(c)
-    before = game.score_cards(before_cards)
-    after = game.score_cards(s.piles[p])
+    pile = s.piles[p]
+    before = game.score_cards(pile[:len(pile) - len(s.turn_captures)])  # captures come last
+    after = game.score_cards(pile)
     s.pile_vp[p] = after.vp
     if completes_new_set(before, after) and after.vp >= game.vp_threshold:
         s.stack.append(Decision(KEEP_OR_CASH, p))

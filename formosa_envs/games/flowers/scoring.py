@@ -30,7 +30,6 @@ sorted tuple of its codes, and the optimisation is memoised on that tuple.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -181,8 +180,10 @@ def _solve(codes: tuple[int, ...], month_codes: tuple[int, ...], month_vp: int) 
     """Best split of a pile given as sorted card codes (memoised)."""
     if not codes:
         return EMPTY
+    pool: dict[int, int] = {}
+    for code in codes:
+        pool[code] = pool.get(code, 0) + 1
     best_key: tuple = ()
-    pool = Counter(codes)
     for rest, month in _month_options(pool, month_codes):
         for rest2, treasure in _slot_options(rest, _TREASURE_SHIFT):
             for rest3, typhoon in _slot_options(rest2, _TYPHOON_SHIFT):
@@ -193,24 +194,34 @@ def _solve(codes: tuple[int, ...], month_codes: tuple[int, ...], month_vp: int) 
                 sizes = (n, b, a, len(TREASURE_MONTHS) * treasure, w,
                          len(TYPHOON_MONTHS) * typhoon, CURRENT_MONTH_SIZE * month, c)
                 key = (_total_vp(sizes, month_vp), sum(x > 0 for x in sizes), sizes)
-                best_key = max(best_key, key)
+                if key > best_key:
+                    best_key = key
     return _build(best_key[2], month_vp)
 
 
-def _month_options(pool: Counter, month_codes: tuple[int, ...]) -> Iterator[tuple[Counter, bool]]:
+def _month_options(pool: dict[int, int],
+                   month_codes: tuple[int, ...]) -> Iterator[tuple[dict[int, int], bool]]:
     """Without, then (if complete) with, the Current Month set."""
     yield pool, False
     if month_codes:
-        yield pool - Counter(month_codes), True
+        rest = dict(pool)
+        for code in month_codes:
+            rest[code] -= 1
+        yield rest, True
 
 
-def _slot_options(pool: Counter, shift: int) -> Iterator[tuple[Counter, bool]]:
+def _slot_options(pool: dict[int, int], shift: int) -> Iterator[tuple[dict[int, int], bool]]:
     """Without, then with each way of filling, a three-slot special set."""
     yield pool, False
-    choices = [[code for code, k in pool.items() if k > 0 and (code >> shift) & 3 == slot]
-               for slot in (1, 2, 3)]
+    choices: list[list[int]] = [[], [], []]
+    for code, k in pool.items():
+        slot = (code >> shift) & 3
+        if slot and k > 0:
+            choices[slot - 1].append(code)
+    if not all(choices):
+        return
     for pick in product(*choices):  # the slots differ, so the picked codes are distinct
-        rest = pool.copy()
+        rest = dict(pool)
         for code in pick:
             rest[code] -= 1
         yield rest, True
