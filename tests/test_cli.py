@@ -71,6 +71,8 @@ def test_human_plays_a_whole_game_from_scripted_input() -> None:
     assert scores is not None and max(scores) >= 60
     assert "'hello' is not a move number" in text and "'99' is not a move number" in text
     assert "hidden card(s)" in text, "the opponent's hand is hidden from the human"
+    assert "chance: reveal" in text, "reveals are narrated"
+    assert "chance: deal" not in text, "deals (secret hands) are never narrated"
     assert "Final scores" in text
 
 

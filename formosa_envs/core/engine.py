@@ -181,6 +181,15 @@ class Game(ABC):
         """Check a restored state's invariants; raise ``StateFormatError`` if broken."""
         return None
 
+    def public_label(self, state: Any, action: int, viewer: int | None) -> str | None:
+        """How ``action`` is narrated to ``viewer`` (None: a table of spectators).
+
+        Returns None when there is nothing to narrate (e.g. a deal, which the
+        table picture shows, or a card dealt into another player's hand).
+        The default narrates everything.
+        """
+        return self.action_label(state, action)
+
     def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """Rows ``(name, offset, shape, doc)`` describing the observation vector."""
         return []

@@ -66,13 +66,19 @@ def play_session(game_name: str, num_players: int, seats: list[Any], seed: int |
     """Run one game with ``seats`` (HumanSeat or agents); return scores, None if quit."""
     out = out or sys.stdout
     game = make_game(game_name, num_players=num_players, **options)
+    humans = [i for i, seat in enumerate(seats) if isinstance(seat, HumanSeat)]
+    viewer = humans[0] if len(humans) == 1 else None
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     try:
         while not game.is_terminal(state):
             player = game.current_player(state)
             if player == CHANCE:
-                game.apply_chance(state, rng)
+                outcome = game.sample_chance(state, rng)
+                news = game.public_label(state, outcome, viewer) if humans else None
+                if news:
+                    out.write(f"chance: {news}\n")
+                game.apply_action(state, outcome)
                 continue
             action = seats[player].act_on_state(game, state)
             if not isinstance(seats[player], HumanSeat):

@@ -132,6 +132,13 @@ class FlowersGame(StackGame):
         seg, idx = self.action_space.decode(action)
         return _LABELS[seg](self, state, idx)
 
+    def public_label(self, state: FlowersState, action: int,
+                     viewer: int | None) -> str | None:
+        """Deals are not narrated (hands are secret; the table shows the field)."""
+        if state.stack and not state.over and state.stack[-1].kind == DEAL:
+            return None
+        return self.action_label(state, action)
+
     def determinize(self, state: FlowersState, viewer: int,
                     rng: np.random.Generator) -> FlowersState:
         """Reshuffle the deck and the other players' hands, keeping every size."""
