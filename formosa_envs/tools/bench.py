@@ -68,15 +68,16 @@ def bench_aec(env: Any, name: str, seconds: float, seed: int = 0) -> BenchResult
 
 def run_bench(game_name: str, num_players: int, seconds: float) -> list[BenchResult]:
     """Measure connect_four_v3, the formosa env and the raw engine, interleaved twice."""
+    import pettingzoo
+
     import formosa_envs
     try:
-        from pettingzoo.classic import connect_four_v3
+        c4 = pettingzoo.make("aec", "classic/connect_four-v3")
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise SystemExit("formosa bench needs pettingzoo[classic] for the comparison: "
                          "pip install 'formosa_envs[dev]'") from exc
     game = make_game(game_name, num_players=num_players)
     env = formosa_envs.env(game_name, num_players=num_players)
-    c4 = connect_four_v3.env()
     half = seconds / 2
     results: dict[str, BenchResult] = {}
     for _ in range(2):  # interleave so drifting machine load hits all three alike
