@@ -1,0 +1,74 @@
+"""The core and the adapter serve games unlike Flowers: repeated optional decisions and
+out-of-turn decisions (tests/toy_game.py), through the same contract kit and AEC class."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from formosa_envs.core import contract
+from formosa_envs.envs import FormosaAECEnv
+from formosa_envs.games import GAMES, GameInfo
+
+from . import toy_game
+
+
+@pytest.fixture()
+def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(GAMES, "toy", GameInfo("toy", "Toy", "formosa/toy-v0",
+                                               "tests.toy_game", 2, 3))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_toy_game_keeps_the_engine_contract(players: int) -> None:
+    game = toy_game.make_game(num_players=players)
+    contract.check_random_games(game, range(100))
+    for seed in range(3):
+        contract.check_clone_and_json(game, seed)
+        contract.check_replay(game, seed)
+    assert sum(contract.check_hidden_information(game, s) for s in range(3)) > 0
+    contract.check_illegal_actions(game, 0)
+
+
+def test_repeated_optional_decision_and_pass() -> None:
+    game = toy_game.make_game(num_players=2)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while game.current_player(state) < 0:
+        game.apply_chance(state, rng)
+    first = game.top(state)
+    assert (first.kind, first.count, first.optional) == ("keep", 2, True)
+    keep = game.legal_actions(state)[0]
+    game.apply_action(state, keep)
+    again = game.top(state)
+    assert (again.kind, again.player, again.count) == ("keep", 0, 1)
+    assert toy_game.PASS in game.legal_actions(state)
+    game.apply_action(state, toy_game.PASS)
+    assert game.top(state).kind == "discard" and game.top(state).player == 1
+
+
+def test_adapter_selects_out_of_turn_agents(toy_registered: None) -> None:
+    env = FormosaAECEnv("toy", num_players=3)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    sequence = []
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        top = env.game.top(env.engine_state)
+        sequence.append((agent, top.kind))
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sequence[0] == ("player_0", "keep")
+    discards = [a for a, kind in sequence if kind == "discard"]
+    assert "player_1" in discards and "player_2" in discards
+    # the same agent acts twice in a row when it keeps two cards
+    assert any(sequence[i] == sequence[i + 1] == (sequence[i][0], "keep")
+               for i in range(len(sequence) - 1))
+
+
+def test_toy_game_passes_pettingzoo_tests(toy_registered: None) -> None:
+    api_test(FormosaAECEnv("toy", num_players=3), num_cycles=200)
+    seed_test(lambda: FormosaAECEnv("toy", num_players=2), num_cycles=200)
