@@ -291,6 +291,23 @@ class StackGame(Game):
         self.settle(state)
         return outcome
 
+    def resolve_chance(self, state: Any, rng: np.random.Generator,
+                       record: list[int] | None = None) -> None:
+        """Resolve every pending chance event with ``rng`` (appending outcomes to ``record``).
+
+        The same draws as repeated :meth:`apply_chance` calls, in one tight loop.
+        """
+        stack, handlers, sample, settle = state.stack, self.handlers, self.sample_chance, \
+            self.settle
+        while not state.over and stack[-1].player == CHANCE:
+            outcome = sample(state, rng)
+            d = stack.pop()
+            handlers[d.kind].apply(self, state, d, outcome)
+            if record is not None:
+                record.append(outcome)
+            if not stack:
+                settle(state)
+
     def is_legal(self, state: Any, d: Decision, action: Any) -> bool:
         """Whether ``action`` answers decision ``d``."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

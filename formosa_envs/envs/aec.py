@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from formosa_envs.core.engine import CHANCE, TERMINAL, Game
+from formosa_envs.core.engine import TERMINAL, Game
 from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.games import GAMES, make_game
 
@@ -94,9 +94,7 @@ class FormosaAECEnv(AECEnv):
         self.agent_selection = self.agents[self.game.current_player(self.engine_state)]
 
     def _resolve_chance(self) -> None:
-        game, state, rng, history = self.game, self.engine_state, self._rng, self.history
-        while game.current_player(state) == CHANCE:
-            history.append(game.apply_chance(state, rng))
+        self.game.resolve_chance(self.engine_state, self._rng, self.history)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``; resolve chance; hand out rewards."""

@@ -40,7 +40,7 @@ def bench_engine(game: Any, seconds: float, seed: int = 0) -> BenchResult:
         state = game.new_initial_state()
         while not game.is_terminal(state) and state.decisions < game.max_game_length:
             if game.current_player(state) == CHANCE:
-                game.apply_chance(state, rng)
+                game.resolve_chance(state, rng)
             else:
                 legal = game.legal_actions(state)
                 game.apply_action(state, legal[int(rng.integers(len(legal)))])

@@ -42,7 +42,7 @@ def play_game(game: Any, agents: list[Any], seed: int) -> GameRecord:
     while not game.is_terminal(state) and state.decisions < game.max_game_length:
         player = game.current_player(state)
         if player == CHANCE:
-            game.apply_chance(state, rng)
+            game.resolve_chance(state, rng)
         else:
             game.apply_action(state, agents[player].act_on_state(game, state))
     return GameRecord(seed, game.scores(state), state.decisions,
