@@ -60,23 +60,30 @@ class FlowersObserver:
 
     def observe(self, s: FlowersState, viewer: int) -> np.ndarray:
         """The observation vector of seat ``viewer`` (a fresh array)."""
-        vec, v = self.vec, self.views
+        vec, v, at = self.vec, self.views, LAYOUT.offsets
         vec[:self.dynamic] = 0.0
-        v["own_hand"][s.hands[viewer]] = 1.0
-        v["field"][s.field] = 1.0
-        piles = v["piles"]
         order = seat_order(viewer, s.num_players)
-        for rel, seat in enumerate(order):
-            if s.piles[seat]:
-                piles[rel, s.piles[seat]] = 1.0
-        if s.pending >= 0:  # the card being matched lies face up: everyone sees it
-            v["pending_card"][s.pending] = 1.0
-        if not s.over and s.stack and s.stack[-1].player == viewer:
-            v["decision"][DECISION_KINDS.index(s.stack[-1].kind)] = 1.0
+        vec[self._card_bits(s, viewer, order)] = 1.0  # every 0/1 card feature in one write
         v["seats"][:len(order)] = self._seat_rows(s, order)
         v["globals"][:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
                            scaled(s.round, 20), self.threshold)
+        if not s.over and s.stack and s.stack[-1].player == viewer:
+            vec[at["decision"] + DECISION_KINDS.index(s.stack[-1].kind)] = 1.0
         return vec.copy()
+
+    def _card_bits(self, s: FlowersState, viewer: int, order: list[int]) -> list[int]:
+        """Vector indices of the viewer's hand, the field, every pile and the pending card."""
+        at = LAYOUT.offsets
+        base = at["own_hand"]
+        bits = [base + c for c in s.hands[viewer]]
+        base = at["field"]
+        bits += [base + c for c in s.field]
+        for rel, seat in enumerate(order):
+            base = at["piles"] + rel * NUM_CARDS
+            bits += [base + c for c in s.piles[seat]]
+        if s.pending >= 0:  # the card being matched lies face up: everyone sees it
+            bits.append(at["pending_card"] + s.pending)
+        return bits
 
     def _seat_rows(self, s: FlowersState, order: list[int]) -> list[tuple[float, ...]]:
         turn = -1 if s.over else s.turn
