@@ -46,6 +46,7 @@ def test_same_seed_same_game_and_replay(game_name: str, num_players: int) -> Non
     for seed in range(3):
         contract.check_determinism(game, seed)
         contract.check_replay(game, seed)
+        contract.check_chance_paths(game, seed)
 
 
 def test_hidden_information_invariance(game_name: str, num_players: int) -> None:

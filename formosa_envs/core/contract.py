@@ -91,6 +91,27 @@ def check_replay(game: Game, seed: int) -> None:
     assert game.to_json(state) == game.to_json(final), "replaying the history diverged"
 
 
+def check_chance_paths(game: Game, seed: int) -> None:
+    """``resolve_chance`` (batched) draws exactly what ``apply_chance`` one by one draws."""
+    finals = []
+    for batched in (True, False):
+        rng, pick = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+        state, record = game.new_initial_state(), []
+        while not game.is_terminal(state):
+            if game.current_player(state) == CHANCE:
+                if batched:
+                    game.resolve_chance(state, rng, record)
+                else:
+                    record.append(game.apply_chance(state, rng))
+                continue
+            legal = game.legal_actions(state)
+            action = legal[int(pick.integers(len(legal)))]
+            record.append(action)
+            game.apply_action(state, action)
+        finals.append((record, game.to_json(state)))
+    assert finals[0] == finals[1], "batched chance resolution differs from one at a time"
+
+
 def check_determinism(game: Game, seed: int) -> None:
     """The same seed gives the same game."""
     a, ha = random_playout(game, seed)

@@ -67,6 +67,16 @@ class Handler:
             return any(o == action for o, _ in self.outcomes(game, state, d))
         return action in self.legal(game, state, d)
 
+    def resolve_run(self, game: StackGame, state: Any, rng: Any,
+                    record: list[int] | None) -> bool:
+        """Optionally resolve this chance frame and its followers in one go.
+
+        Return False (the default) to let the engine draw one outcome at a time.
+        A handler that returns True must have popped its frames and drawn exactly
+        what one-at-a-time resolution would have drawn, recording each outcome.
+        """
+        return False
+
     def describe(self, game: StackGame, state: Any, d: Decision) -> str:
         """A sentence naming the decision, for people and error messages."""
         return self.label

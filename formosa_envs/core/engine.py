@@ -300,11 +300,13 @@ class StackGame(Game):
         stack, handlers, sample, settle = state.stack, self.handlers, self.sample_chance, \
             self.settle
         while not state.over and stack[-1].player == CHANCE:
-            outcome = sample(state, rng)
-            d = stack.pop()
-            handlers[d.kind].apply(self, state, d, outcome)
-            if record is not None:
-                record.append(outcome)
+            handler = handlers[stack[-1].kind]
+            if not handler.resolve_run(self, state, rng, record):
+                outcome = sample(state, rng)
+                d = stack.pop()
+                handler.apply(self, state, d, outcome)
+                if record is not None:
+                    record.append(outcome)
             if not stack:
                 settle(state)
 

@@ -8,7 +8,7 @@ end turns and rounds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from formosa_envs.core.decisions import Decision, Handler
 from formosa_envs.core.engine import CHANCE
@@ -55,6 +55,22 @@ class Deal(DrawHandler):
         else:
             s.field.append(card)
         s.dealt += 1
+
+    def resolve_run(self, game: FlowersGame, s: FlowersState, rng: Any,
+                    record: list[int] | None) -> bool:
+        """Deal the rest of the round in one loop: the same draws as card by card."""
+        s.stack.pop()
+        deck, n, in_hands = s.deck, s.num_players, game.hand_size * s.num_players
+        for k in range(s.dealt, game.deal_total):
+            card = deck.pop(int(rng.random() * len(deck)))
+            if k < in_hands:
+                s.hands[(s.round_start + k) % n].append(card)
+            else:
+                s.field.append(card)
+            if record is not None:
+                record.append(card)
+        s.dealt = game.deal_total
+        return True
 
 
 class Reveal(DrawHandler):
