@@ -33,6 +33,7 @@ def env(game: str = "flowers", **kwargs: Any) -> Any:
 
 def _factory(game: str) -> Any:
     def make(**kwargs: Any) -> Any:
+        """The wrapped env of this game."""
         return env(game, **kwargs)
     make.__name__ = f"{game}_env"
     make.__doc__ = f"PettingZoo registry entry point of formosa/{game}-v0."
