@@ -3,22 +3,29 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench lint golden clean
+.PHONY: run simulate test bench lint golden clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.core: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q -e ".[dev,train]"
+	touch $@ $(VENV)/.core $(VENV)/.train
+
+$(VENV)/.train: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e ".[train]"
 	touch $@ $(VENV)/.core
 
-## run: set up and run the main job (a simulation of random Formosa Flowers games)
-run: $(VENV)/.core
+## run: set up and run the main job: train a Formosa Flowers agent, then evaluate it
+run: $(VENV)/.train
+	$(BIN)/formosa train flowers
+
+## simulate: random games with a summary (no training extras needed)
+simulate: $(VENV)/.core
 	$(BIN)/formosa simulate flowers --players 3 --games 1000 --seed 0
 
 ## test: set up the dev tools, lint, and run the default test suite

@@ -1,8 +1,77 @@
-"""Baseline agents for formosa_envs (engine API only: no pettingzoo, no torch)."""
+"""Baseline agents for formosa_envs (engine API and numpy only: no pettingzoo, no torch).
 
-from .base import Agent
+Build any agent from a short spec with :func:`make_agent`:
+
+===================  ====================================================
+``random``           masked uniform random
+``heuristic``        the game's greedy heuristic (``agents/heuristics/``)
+``mcts`` / ``mcts:N``  information-set MCTS with N simulations per move
+``policy:PATH``      a trained policy exported as ``.npz`` (numpy forward pass)
+===================  ====================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .base import Agent, StateAgent
 from .random_agent import RandomAgent
 
-AGENTS = {"random": RandomAgent}
+AGENT_KINDS = ("random", "heuristic", "mcts", "policy")
 
-__all__ = ["AGENTS", "Agent", "RandomAgent"]
+
+class AgentSpecError(ValueError):
+    """An agent spec that cannot be built."""
+
+
+def make_agent(spec: str, game: str = "flowers", seed: int | None = None) -> Agent:
+    """Build an agent from ``spec`` (see the module docstring) for ``game``."""
+    kind, _, arg = spec.partition(":")
+    if kind == "random":
+        return RandomAgent(seed=seed)
+    if kind == "heuristic":
+        heuristics = importlib.import_module("agents.heuristics")
+        return heuristics.HeuristicAgent(game, seed=seed)
+    if kind == "mcts":
+        from .mcts import MCTSAgent
+        budget = _int_arg(spec, arg, default=100)
+        return MCTSAgent(simulations=budget, seed=seed)
+    if kind == "policy":
+        if not arg:
+            raise AgentSpecError(f"agent spec {spec!r} needs a path: policy:PATH.npz")
+        from .policy import PolicyAgent
+        return PolicyAgent.load(arg, seed=seed)
+    raise AgentSpecError(f"unknown agent {spec!r}; kinds: {', '.join(AGENT_KINDS)} "
+                         "(e.g. random, heuristic, mcts:200, policy:model.npz)")
+
+
+def _int_arg(spec: str, arg: str, default: int) -> int:
+    if not arg:
+        return default
+    if not arg.isdigit() or int(arg) < 1:
+        raise AgentSpecError(f"agent spec {spec!r}: expected a positive integer after ':'")
+    return int(arg)
+
+
+def agent_label(spec: str) -> str:
+    """A short display name for a spec (the file name for policies)."""
+    kind, _, arg = spec.partition(":")
+    if kind == "policy" and arg:
+        from pathlib import Path
+        return f"policy:{Path(arg).stem}"
+    return spec
+
+
+__all__ = ["AGENT_KINDS", "Agent", "AgentSpecError", "RandomAgent", "StateAgent",
+           "agent_label", "make_agent"]
+
+
+def __getattr__(name: str) -> Any:  # lazy access to heavier agents
+    if name == "MCTSAgent":
+        return importlib.import_module("agents.mcts").MCTSAgent
+    if name == "HeuristicAgent":
+        return importlib.import_module("agents.heuristics").HeuristicAgent
+    if name == "PolicyAgent":
+        return importlib.import_module("agents.policy").PolicyAgent
+    raise AttributeError(name)

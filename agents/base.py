@@ -1,9 +1,13 @@
 """The one Agent interface used by the CLI, simulations, tournaments and training.
 
-An agent answers either an observation dict (``{"observation", "action_mask"}``,
-as the PettingZoo env returns) or, for agents that search, an engine state.
-Agents import only ``formosa_envs.core`` / ``formosa_envs.games``, never
-pettingzoo or torch.
+Every driver calls :meth:`Agent.act_on_state` with the engine and its state.
+Agents that only need the observation (random, trained policies) implement
+:meth:`Agent.act` on the observation dict (``{"observation", "action_mask"}``,
+as the PettingZoo env returns); the default :meth:`act_on_state` builds that
+dict for them. Agents that search or reason about the rules (heuristics, MCTS)
+override :meth:`act_on_state` and may only use what the acting seat may see
+(search agents determinize the rest). Agents import only ``formosa_envs.core``
+/ ``formosa_envs.games`` and numpy: never pettingzoo or torch.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ class Agent(ABC):
         """Choose an action id from an observation dict (must respect the mask)."""
 
     def act_on_state(self, game: Any, state: Any) -> int:
-        """Choose an action from the engine state (default: from the seat's observation)."""
+        """Choose an action for the deciding seat (default: from its observation)."""
         seat = game.current_player(state)
         obs = {"observation": game.observe(state, seat), "action_mask": game.legal_mask(state)}
         return self.act(obs)
@@ -32,3 +36,15 @@ class Agent(ABC):
     def reset(self) -> None:
         """Forget any per-game memory (called at the start of each game)."""
         return None
+
+
+class StateAgent(Agent):
+    """An agent that decides from the engine state (heuristics, search)."""
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """State agents cannot act from an observation alone."""
+        raise TypeError(f"{type(self).__name__} needs the engine state: call act_on_state")
+
+    @abstractmethod
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """Choose an action for the deciding seat from the engine state."""

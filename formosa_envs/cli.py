@@ -1,4 +1,4 @@
-"""The ``formosa`` command: list, info, play, simulate and bench.
+"""The ``formosa`` command: list, info, play, simulate, train, tournament and bench.
 
 Examples::
 
@@ -7,6 +7,8 @@ Examples::
     formosa play flowers --players 2 --seats human,random
     formosa simulate flowers --players 3 --games 1000 --seed 0
     formosa bench flowers --players 2 --seconds 10
+    formosa train flowers                      # needs the [train] extra
+    formosa tournament flowers --agents random,heuristic,mcts:50 --games 100
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import argparse
 import sys
 from typing import Any
 
-from agents import AGENTS
+from agents import AGENT_KINDS, AgentSpecError
+from agents import make_agent as build_agent
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 
@@ -23,7 +26,12 @@ from formosa_envs.games import GAMES, make_game
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``formosa`` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("train", "tournament"):  # these parse their own flags
+        args = argparse.Namespace(command=argv[0], rest=argv[1:],
+                                  run=cmd_train if argv[0] == "train" else cmd_tournament)
+    else:
+        args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -46,15 +54,23 @@ def build_parser() -> argparse.ArgumentParser:
     info.set_defaults(run=cmd_info)
     play = _game_parser(sub, "play", "play in the terminal (human and agent seats)")
     play.add_argument("--seats", default="human,random",
-                      help=f"comma-separated seats: human or one of {sorted(AGENTS)}")
+                      help="comma-separated seats: human, random, heuristic, mcts[:N], "
+                           "policy:PATH.npz")
     play.add_argument("--seed", type=int, default=None, help="seed for chance and agents")
     play.set_defaults(run=cmd_play)
     sim = _game_parser(sub, "simulate", "simulate random games and summarise them")
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--agents", default="random", help="agent per seat (one name for all)")
+    sim.add_argument("--agents", default="random",
+                     help="agent spec per seat, comma-separated (one spec for all seats)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_simulate)
+    train = sub.add_parser("train", help="self-play MaskablePPO training (needs [train] extra)",
+                           add_help=False)
+    train.set_defaults(run=cmd_train)
+    tour = sub.add_parser("tournament", help="agents vs agents, seats rotated, with ratings",
+                          add_help=False)
+    tour.set_defaults(run=cmd_tournament)
     bench = _game_parser(sub, "bench", "decisions/s vs PettingZoo connect_four_v3")
     bench.add_argument("--seconds", type=float, default=6.0, help="total time per contender")
     bench.set_defaults(run=cmd_bench)
@@ -92,11 +108,13 @@ def _typed(raw: str) -> Any:
         return raw
 
 
-def make_agent(name: str, seed: int | None) -> Any:
-    """An agent by name, seeded."""
-    if name not in AGENTS:
-        raise FormosaError(f"unknown agent {name!r}; available: {sorted(AGENTS)} (or human)")
-    return AGENTS[name](seed=seed)
+def make_agent(spec: str, game: str, seed: int | None) -> Any:
+    """An agent from its spec (random, heuristic, mcts:N, policy:PATH), seeded."""
+    try:
+        return build_agent(spec, game, seed=seed)
+    except (AgentSpecError, FileNotFoundError) as exc:
+        raise FormosaError(f"{exc} (kinds: {', '.join(AGENT_KINDS)}, or human in play)") \
+            from None
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -130,8 +148,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(names) != args.players:
         raise FormosaError(f"--seats names {len(names)} seat(s) but --players is "
                            f"{args.players}")
-    seats = [HumanSeat() if n == "human" else make_agent(n, None if args.seed is None
-                                                          else args.seed + i)
+    seats = [HumanSeat() if n == "human" else
+             make_agent(n, args.game, None if args.seed is None else args.seed + i)
              for i, n in enumerate(names)]
     play_session(args.game, args.players, seats, args.seed, **parse_options(args.option))
     return 0
@@ -146,11 +164,39 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     names = names * args.players if len(names) == 1 else names
     if len(names) != args.players:
         raise FormosaError(f"--agents names {len(names)} agents for {args.players} players")
-    agents = [make_agent(n, args.seed + 1000 * (i + 1)) for i, n in enumerate(names)]
+    agents = [make_agent(n, args.game, args.seed + 1000 * (i + 1)) for i, n in enumerate(names)]
     summary = simulate(args.game, args.players, args.games, args.seed, agents,
                        show_progress=not args.quiet, **parse_options(args.option))
     print(summarize(summary))
     return 0
+
+
+def _extra(module: str) -> Any:
+    """Import a training module, or explain which extra to install."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise FormosaError(f"this command needs the training extras ({exc.name} is missing): "
+                           "pip install -e '.[train]'") from None
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """Hand over to ``training.train`` (its own flags: ``formosa train -h``)."""
+    return _hand_over("training.train", args.rest)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Hand over to ``training.evaluate`` (its own flags: ``formosa tournament -h``)."""
+    return _hand_over("training.evaluate", args.rest)
+
+
+def _hand_over(module: str, argv: list[str]) -> int:
+    main_fn = _extra(module).main
+    try:
+        return int(main_fn(argv) or 0)
+    except (ValueError, FileNotFoundError) as exc:  # bad options, specs, files
+        raise FormosaError(str(exc)) from None
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -1,0 +1,153 @@
+"""A single-agent gymnasium view of any formosa game, for self-play training.
+
+The learner sits in one seat (rotated every episode by default); every other
+seat is played by an opponent agent *inside* :meth:`step`, until the learner
+must decide again or the game ends. The reward is the learner's own: the
+engine's final outcome for the learner's seat (``rank`` by default), read
+directly from the engine by seat — never the reward of whichever agent moved
+last (the self-play attribution bug fixed in PettingZoo PR #1203).
+
+``action_masks()`` serves sb3-contrib's MaskablePPO; ``info["action_mask"]``
+carries the same mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from formosa_envs.core.engine import CHANCE, TERMINAL
+from formosa_envs.core.errors import ConfigError, IllegalActionError
+from formosa_envs.games import make_game
+
+from .aec import REWARD_MODES
+
+OpponentFactory = Callable[[np.random.Generator, int], Sequence[Any]]
+"""``factory(rng, count)`` returns ``count`` agents for the non-learner seats."""
+
+
+class SingleAgentEnv(gym.Env):
+    """One learner against opponents acting inside ``step`` (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: str = "flowers", opponents: OpponentFactory | None = None,
+                 learner_seat: int | str = "rotate", reward_mode: str = "rank",
+                 render_mode: str | None = None, **options: Any) -> None:
+        self.game = make_game(game, **options)
+        n = self.game.num_players
+        if learner_seat != "rotate" and learner_seat not in range(n):
+            raise ConfigError(f"learner_seat must be 'rotate' or 0..{n - 1}, got {learner_seat!r}")
+        if reward_mode not in REWARD_MODES:
+            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        self.game_name = game
+        self.opponents_factory = opponents or random_opponents
+        self.learner_seat_option = learner_seat
+        self.reward_mode = reward_mode
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (self.game.observation_size,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state: Any = None
+        self.seat = 0
+        self.episode = -1
+        self.opponents: dict[int, Any] = {}
+        self._rng = np.random.default_rng()
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a game: choose the learner's seat and the opponents, play until it decides."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.episode += 1
+        n = self.game.num_players
+        rotate = self.learner_seat_option == "rotate"
+        self.seat = self.episode % n if rotate else int(self.learner_seat_option)
+        agents = list(self.opponents_factory(self._rng, n - 1))
+        self.opponents = dict(zip([s for s in range(n) if s != self.seat], agents, strict=True))
+        for agent in agents:
+            agent.reset()
+        self.state = self.game.new_initial_state()
+        self._advance()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Apply the learner's action, let the opponents play, return the learner's view."""
+        if self.state is None or self.game.is_terminal(self.state):
+            raise IllegalActionError("step() called before reset() or after the game ended")
+        self.game.apply_action(self.state, int(action))
+        self._advance()
+        terminated = self.game.is_terminal(self.state)
+        truncated = not terminated and self.state.decisions >= self.game.max_game_length
+        reward = self.learner_reward() if terminated else 0.0
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def _advance(self) -> None:
+        """Resolve chance and opponents' decisions until the learner decides or the end."""
+        game, state = self.game, self.state
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL or player == self.seat:
+                return
+            if state.decisions >= game.max_game_length:
+                return
+            if player == CHANCE:
+                game.resolve_chance(state, self._rng)
+            else:
+                game.apply_action(state, self.opponents[player].act_on_state(game, state))
+
+    def learner_reward(self) -> float:
+        """The learner seat's final outcome under ``reward_mode``."""
+        scores = self.game.scores(self.state)
+        if self.reward_mode == "score":
+            return float(scores[self.seat])
+        if self.reward_mode == "win":
+            winners = [i for i, s in enumerate(scores) if s == max(scores)]
+            return 1.0 / len(winners) if self.seat in winners else 0.0
+        return float(self.game.returns(self.state)[self.seat])
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (for MaskablePPO)."""
+        if self.game.is_terminal(self.state):
+            return np.ones(self.game.num_actions, dtype=bool)
+        return self.game.legal_mask(self.state).astype(bool)
+
+    def _obs(self) -> np.ndarray:
+        return self.game.observe(self.state, self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "learner_seat": self.seat,
+                "scores": self.game.scores(self.state)}
+
+    def render(self) -> str | None:
+        """The table from the learner's seat (``ansi``)."""
+        if self.render_mode == "ansi":
+            return self.game.render(self.state, viewer=self.seat)
+        return None
+
+
+class UniformOpponent:
+    """The default opponent: a uniformly random legal action (its own generator)."""
+
+    name = "uniform"
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def reset(self) -> None:
+        """Nothing to forget."""
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """A uniformly random legal action."""
+        legal = game.legal_actions(state)
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+def random_opponents(rng: np.random.Generator, count: int) -> list[Any]:
+    """Default opponents: uniform-random players seeded from the env's generator."""
+    return [UniformOpponent(np.random.default_rng(int(rng.integers(2**31))))
+            for _ in range(count)]

@@ -1,0 +1,91 @@
+"""Training callbacks: progress, frozen snapshots, periodic evaluation, checkpoints."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from formosa_envs.tools.progress import ProgressBar
+
+from .config import TrainConfig
+from .export import export_policy
+
+EVAL_FIELDS = ["timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score"]
+
+
+class SelfPlayCallback(BaseCallback):
+    """Every few steps: update the progress bar, freeze snapshots, evaluate, checkpoint."""
+
+    def __init__(self, config: TrainConfig, run_dir: Path, evaluate: Any,
+                 show_progress: bool = True) -> None:
+        super().__init__()
+        self.config, self.run_dir, self.evaluate = config, run_dir, evaluate
+        self.show_progress = show_progress
+        self.bar: ProgressBar | None = None
+        self.next: dict[str, int] = {}
+        self.last_eval = ""
+
+    def _on_training_start(self) -> None:
+        now = self.num_timesteps
+        c = self.config
+        self.next = {"snapshot": _next_multiple(now, c.snapshot_every),
+                     "eval": _next_multiple(now, c.eval_every),
+                     "checkpoint": _next_multiple(now, c.checkpoint_every)}
+        self.bar = ProgressBar(c.total_timesteps, "training", enabled=self.show_progress,
+                               start=now)
+
+    def _on_step(self) -> bool:
+        t = self.num_timesteps
+        if t >= self.next["snapshot"]:
+            export_policy(self.model, self.run_dir / "pool" / f"snapshot_{t:09d}.npz")
+            self.next["snapshot"] = _next_multiple(t, self.config.snapshot_every)
+        if t >= self.next["eval"]:
+            self.run_evaluation(t)
+            self.next["eval"] = _next_multiple(t, self.config.eval_every)
+        if t >= self.next["checkpoint"]:
+            self.save_checkpoint()
+            self.next["checkpoint"] = _next_multiple(t, self.config.checkpoint_every)
+        if self.bar is not None:
+            self.bar.update(t, self.last_eval)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.save_checkpoint()
+        if self.bar is not None:
+            self.bar.close()
+
+    def run_evaluation(self, timesteps: int) -> list[dict[str, Any]]:
+        """Evaluate the current policy against random and heuristic; log and store rows."""
+        policy = export_policy(self.model, self.run_dir / "eval_policy.npz")
+        rows = self.evaluate(policy, timesteps)
+        for row in rows:
+            self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
+        append_eval_rows(self.run_dir / "eval.csv", rows)
+        self.last_eval = "  " + " ".join(f"vs {r['opponent']} {r['win_rate']:.0%}" for r in rows)
+        return rows
+
+    def save_checkpoint(self) -> None:
+        """Save the model for ``--resume`` (latest.zip, written atomically)."""
+        folder = self.run_dir / "checkpoints"
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / "latest.tmp.zip"
+        self.model.save(tmp)
+        tmp.replace(folder / "latest.zip")
+
+
+def append_eval_rows(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Append evaluation rows to a CSV file (header written once)."""
+    new = not path.exists()
+    with path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
+        if new:
+            writer.writeheader()
+        for row in rows:
+            writer.writerow({k: row[k] for k in EVAL_FIELDS})
+
+
+def _next_multiple(now: int, every: int) -> int:
+    return (now // every + 1) * every

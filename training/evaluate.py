@@ -1,0 +1,432 @@
+"""Round-robin tournaments between agents: seat rotation, confidence intervals, ratings.
+
+Example::
+
+    python -m training.evaluate flowers --agents random,heuristic --players 2 \\
+        --games 200 --seed 0 --workers 2 --out runs/tournament
+
+Rules (all of them deterministic, whatever the number of workers):
+
+* **Tables.** With at least as many agents as seats, one table per combination
+  of ``num_players`` distinct agents. With fewer agents than seats, every table
+  seats every agent once and fills the spare seats with each multiset of extra
+  copies: ``["mcts", "random"]`` for 3 players gives ``(mcts, mcts, random)``
+  and ``(mcts, random, random)``. A table of one agent alone is never played.
+* **Games.** ``games`` is the number of games *per table*, rounded up to a
+  multiple of the ``num_players`` seat rotations. Game ``g`` of a table uses
+  rotation ``r = g % num_players``: seat ``i`` gets the table's agent
+  ``(i + r) % num_players`` (for 2 players these are all the permutations), so
+  every agent of a table sits in every seat equally often.
+* **Deals.** The games of one rotation cycle (``deal = g // num_players``) share
+  one chance seed: each agent plays every deal from every seat, which takes
+  much of the luck out of the comparison.
+* **Seeds.** The chance seed comes from ``SeedSequence([seed, table, deal, 0])``
+  and the agents' seeds from ``SeedSequence([seed, table, g, 1])``; workers
+  build fresh agents from their spec strings for every game.
+* **Statistics** count seat appearances: an agent with two copies at a table
+  plays two "games" there. A shared victory among k top scorers counts 1/k.
+* **Order.** Games are numbered round by round (game 0 of every table, then
+  game 1, ...); records and ratings follow that order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import Agent, AgentSpecError, agent_label, make_agent
+from formosa_envs.core.errors import ConfigError, FormosaError
+from formosa_envs.games import GAMES, make_game
+from formosa_envs.tools.progress import progress
+from formosa_envs.tools.simulate import play_game
+
+from .ratings import head_to_head, mean_ci, openskill_ratings, rank_of, wilson_interval, win_shares
+
+AgentFactory = Callable[[str, str, int], Agent]
+
+
+@dataclass
+class MatchRecord:
+    """One tournament game: who sat where, its seeds and (once played) its results.
+
+    Lists are indexed by seat. The workers receive records with empty results
+    (they pickle, agents may not) and send them back filled in.
+    """
+
+    index: int
+    table: int
+    game: int
+    seats: list[str]
+    specs: list[str]
+    chance_seed: int
+    agent_seeds: list[int]
+    scores: list[float] = field(default_factory=list)
+    ranks: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+    decisions: int = 0
+    truncated: bool = False
+
+
+@dataclass
+class AgentStats:
+    """One agent's results over all its seat appearances."""
+
+    name: str
+    spec: str
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    win_low: float = 0.0
+    win_high: float = 1.0
+    mean_score: float = 0.0
+    score_low: float = 0.0
+    score_high: float = 0.0
+    mean_rank: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+    ordinal: float = 0.0
+    seat_games: list[int] = field(default_factory=list)
+
+
+@dataclass
+class TournamentResult:
+    """Configuration, per-game records and per-agent statistics of a tournament."""
+
+    config: dict[str, Any]
+    tables: list[list[str]]
+    records: list[MatchRecord]
+    agents: dict[str, AgentStats]
+    head_to_head: dict[str, dict[str, dict[str, float]]]
+    seat_win_rates: list[float]
+    elapsed: float = 0.0
+    workers: int = 1
+
+    def ranking(self) -> list[AgentStats]:
+        """The agents sorted by conservative rating (mu - 3 sigma), best first."""
+        return sorted(self.agents.values(), key=lambda a: (-a.ordinal, -a.win_rate, a.name))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as JSON-friendly data (agents in ranking order)."""
+        return {"config": self.config, "runtime": {"elapsed_s": self.elapsed,
+                                                   "workers": self.workers},
+                "agents": [asdict(a) for a in self.ranking()],
+                "head_to_head": self.head_to_head, "seat_win_rates": self.seat_win_rates,
+                "tables": self.tables, "records": [asdict(r) for r in self.records]}
+
+
+def run_tournament(game: str, agents: list[str], num_players: int, games: int, seed: int = 0,
+                   workers: int = 1, show_progress: bool = True,
+                   agent_factory: AgentFactory = make_agent, **options: Any) -> TournamentResult:
+    """Play a seat-rotated round robin between agent ``specs`` (see the module docstring).
+
+    ``games`` counts games per table (rounded up to a multiple of
+    ``num_players``). ``agent_factory(spec, game, seed)`` builds the agents (a
+    module-level function, so it pickles to the worker processes); ``options``
+    are game options. Raises :class:`ConfigError` or :class:`AgentSpecError`
+    on bad input.
+    """
+    _validate(game, agents, num_players, games, seed, workers)
+    make_game(game, num_players=num_players, **options)  # bad options fail here, early
+    for spec in agents:
+        agent_factory(spec, game, 0)  # unknown specs fail here with make_agent's message
+    names = entrant_names(agents)
+    tables = make_tables(len(agents), num_players)
+    per_table = math.ceil(games / num_players) * num_players
+    tasks = _tasks(agents, names, tables, per_table, seed)
+    setup = (game, num_players, options, agent_factory)
+    start = time.perf_counter()
+    records = _run_tasks(setup, tasks, workers, show_progress)
+    config = {"game": game, "agents": list(agents), "names": names, "num_players": num_players,
+              "games_requested": games, "games_per_table": per_table, "seed": seed,
+              "options": options, "total_games": len(records)}
+    return summarize(config, [[names[i] for i in t] for t in tables], records,
+                     elapsed=time.perf_counter() - start, workers=workers)
+
+
+def _validate(game: str, specs: list[str], num_players: int, games: int, seed: int,
+              workers: int) -> None:
+    if game not in GAMES:
+        raise ConfigError(f"unknown game {game!r}; available: {sorted(GAMES)}")
+    info = GAMES[game]
+    if not info.min_players <= num_players <= info.max_players:
+        raise ConfigError(f"{game} is played by {info.min_players}-{info.max_players} players, "
+                          f"got {num_players}")
+    if games < 1:
+        raise ConfigError(f"games must be at least 1, got {games}")
+    if len(specs) < 2:
+        raise ConfigError(f"a tournament needs at least two agents, got {list(specs)}")
+    if seed < 0:
+        raise ConfigError(f"seed must be non-negative, got {seed}")
+    if workers < 1:
+        raise ConfigError(f"workers must be at least 1, got {workers}")
+
+
+def entrant_names(specs: list[str]) -> list[str]:
+    """Display names of the entrants: ``agent_label``, with ``#2``, ``#3`` on repeats."""
+    names: list[str] = []
+    for spec in specs:
+        base, k = agent_label(spec), 1
+        name = base
+        while name in names:
+            k += 1
+            name = f"{base}#{k}"
+        names.append(name)
+    return names
+
+
+def make_tables(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
+    """Agent indices of each table (see the module docstring for the rule)."""
+    if num_agents >= num_players:
+        return list(itertools.combinations(range(num_agents), num_players))
+    extras = itertools.combinations_with_replacement(range(num_agents),
+                                                     num_players - num_agents)
+    return [tuple(sorted((*range(num_agents), *extra))) for extra in extras]
+
+
+def _tasks(specs: list[str], names: list[str], tables: list[tuple[int, ...]],
+           per_table: int, seed: int) -> list[MatchRecord]:
+    tasks = []
+    for g, (t, table) in itertools.product(range(per_table), enumerate(tables)):
+        n = len(table)
+        seats = [table[(i + g) % n] for i in range(n)]
+        chance = np.random.SeedSequence([seed, t, g // n, 0]).generate_state(1)[0]
+        agent_seeds = np.random.SeedSequence([seed, t, g, 1]).generate_state(n)
+        tasks.append(MatchRecord(len(tasks), t, g, [names[i] for i in seats],
+                                 [specs[i] for i in seats], int(chance),
+                                 [int(s) for s in agent_seeds]))
+    return tasks
+
+
+def _run_tasks(setup: tuple, tasks: list[MatchRecord], workers: int,
+               show_progress: bool) -> list[MatchRecord]:
+    label = f"tournament {setup[0]}"
+    if workers == 1:
+        stream: Iterator[MatchRecord] = (r for t in tasks for r in _play_chunk(setup, [t]))
+        records = list(progress(stream, len(tasks), label, enabled=show_progress))
+    else:
+        size = max(1, min(64, math.ceil(len(tasks) / (workers * 8))))
+        chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_play_chunk, setup, chunk) for chunk in chunks]
+            try:
+                records = list(progress(_completed(futures), len(tasks), label,
+                                        enabled=show_progress))
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+    return sorted(records, key=lambda r: r.index)
+
+
+def _completed(futures: list[Future]) -> Iterator[MatchRecord]:
+    for future in as_completed(futures):
+        yield from future.result()
+
+
+def _play_chunk(setup: tuple, tasks: list[MatchRecord]) -> list[MatchRecord]:
+    """Play a chunk of games (runs in a worker process; agents are built here)."""
+    game_name, num_players, options, factory = setup
+    game = make_game(game_name, num_players=num_players, **options)
+    out = []
+    for task in tasks:
+        agents = [factory(spec, game_name, seed)
+                  for spec, seed in zip(task.specs, task.agent_seeds, strict=True)]
+        rec = play_game(game, agents, task.chance_seed)
+        scores = [float(s) for s in rec.scores]
+        out.append(replace(task, scores=scores, ranks=rank_of(scores), wins=win_shares(scores),
+                           decisions=rec.decisions, truncated=rec.truncated))
+    return out
+
+
+def summarize(config: dict[str, Any], tables: list[list[str]], records: list[MatchRecord],
+              elapsed: float = 0.0, workers: int = 1) -> TournamentResult:
+    """Aggregate per-game records (in schedule order) into a :class:`TournamentResult`."""
+    n = config["num_players"]
+    stats = {name: AgentStats(name, spec, seat_games=[0] * n)
+             for name, spec in zip(config["names"], config["agents"], strict=True)}
+    for name, st in stats.items():
+        picks = [(r.scores[i], r.ranks[i], r.wins[i], i) for r in records
+                 for i, seat in enumerate(r.seats) if seat == name]
+        _fill_stats(st, picks)
+    ratings = openskill_ratings([(r.seats, r.scores) for r in records])
+    for name, (mu, sigma) in ratings.items():
+        stats[name].mu, stats[name].sigma, stats[name].ordinal = mu, sigma, mu - 3 * sigma
+    seat_wins = np.array([r.wins for r in records]).mean(axis=0) if records else np.zeros(n)
+    config = {**config, "truncated_games": sum(r.truncated for r in records)}
+    h2h = head_to_head([(r.seats, r.wins) for r in records]) if n == 2 else {}
+    return TournamentResult(config, tables, records, stats, h2h,
+                            [float(x) for x in seat_wins], elapsed, workers)
+
+
+def _fill_stats(st: AgentStats, picks: list[tuple[float, float, float, int]]) -> None:
+    if not picks:
+        return
+    scores, ranks, wins, seats = zip(*picks, strict=True)
+    st.games, st.wins = len(picks), float(sum(wins))
+    st.win_rate = st.wins / st.games
+    st.win_low, st.win_high = wilson_interval(min(st.wins, st.games), st.games)
+    st.mean_score, st.score_low, st.score_high = mean_ci(scores)
+    st.mean_rank = float(np.mean(ranks))
+    for seat in seats:
+        st.seat_games[seat] += 1
+
+
+def format_table(result: TournamentResult) -> str:
+    """A fixed-width report: one row per agent, best rating first, then head-to-head."""
+    cfg = result.config
+    width = max(12, *(len(a.name) for a in result.ranking()))
+    lines = [f"{cfg['game']}, {cfg['num_players']} players: {len(result.tables)} table(s) x "
+             f"{cfg['games_per_table']} games = {cfg['total_games']} games "
+             f"({cfg['truncated_games']} truncated), seed {cfg['seed']}",
+             f"{'#':>2} {'agent':<{width}} {'games':>6} {'win rate [95% CI]':>22} "
+             f"{'mean score +/- CI':>18} {'rank':>5} {'mu':>6} {'sigma':>6} {'mu-3s':>7}"]
+    for pos, a in enumerate(result.ranking(), 1):
+        ci = f"{a.win_rate:6.1%} [{a.win_low:5.1%},{a.win_high:6.1%}]"
+        score = f"{a.mean_score:8.1f} +/- {a.score_high - a.mean_score:5.1f}"
+        lines.append(f"{pos:>2} {a.name:<{width}} {a.games:>6} {ci:>22} {score:>18} "
+                     f"{a.mean_rank:>5.2f} {a.mu:>6.2f} {a.sigma:>6.2f} {a.ordinal:>7.2f}")
+    lines.append("seat win rates: " + "  ".join(
+        f"seat {i} {w:.1%}" for i, w in enumerate(result.seat_win_rates)))
+    return "\n".join(lines + _h2h_lines(result, width))
+
+
+def _h2h_lines(result: TournamentResult, width: int) -> list[str]:
+    if not result.head_to_head:
+        return []
+    order = [a.name for a in result.ranking()]
+    cols = [name[:10] for name in order]
+    lines = ["head-to-head (row's win rate against column):",
+             " " * (width + 3) + " ".join(f"{c:>10}" for c in cols)]
+    for a in order:
+        cells = [result.head_to_head.get(a, {}).get(b) for b in order]
+        lines.append(f"   {a:<{width}}" + " ".join(
+            f"{c['win_rate']:>10.1%}" if c else f"{'-':>10}" for c in cells))
+    return lines
+
+
+CSV_FIELDS = ("name", "spec", "games", "wins", "win_rate", "win_low", "win_high", "mean_score",
+              "score_low", "score_high", "mean_rank", "mu", "sigma", "ordinal")
+
+
+def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, Path]:
+    """Write ``tournament.csv``, ``tournament.json`` and ``tournament.png`` into ``out_dir``."""
+    import csv
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"csv": out / "tournament.csv", "json": out / "tournament.json",
+             "png": out / "tournament.png"}
+    seat_cols = [f"seat{i}_games" for i in range(result.config["num_players"])]
+    with paths["csv"].open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow([*CSV_FIELDS, *seat_cols])
+        for a in result.ranking():
+            writer.writerow([getattr(a, f) for f in CSV_FIELDS] + a.seat_games)
+    paths["json"].write_text(json.dumps(result.to_dict(), indent=1))
+    plot_result(result, paths["png"])
+    return paths
+
+
+def plot_result(result: TournamentResult, path: str | Path) -> None:
+    """Win rates with 95% CI and ratings with sigma error bars, as a PNG (Agg backend)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    agents = result.ranking()[::-1]  # best on top of horizontal bars
+    names = [a.name for a in agents]
+    y = np.arange(len(agents))
+    fig = Figure(figsize=(11, 2.6 + 0.45 * len(agents)), layout="constrained")
+    ax_win, ax_rating = fig.subplots(1, 2, sharey=True)
+    rates = np.array([a.win_rate for a in agents])
+    err = np.array([[a.win_rate - a.win_low for a in agents],
+                    [a.win_high - a.win_rate for a in agents]])
+    ax_win.barh(y, rates, xerr=err, capsize=4, color="tab:blue")
+    ax_win.axvline(1 / result.config["num_players"], color="gray", ls="--", label="chance")
+    ax_win.set(xlim=(0, 1), xlabel="win rate (95% Wilson CI)", title="win rate")
+    ax_win.set_yticks(y, names)
+    ax_rating.errorbar([a.mu for a in agents], y, xerr=[a.sigma for a in agents], fmt="o",
+                       capsize=4, color="tab:orange", label="mu +/- sigma")
+    ax_rating.scatter([a.ordinal for a in agents], y, marker="x", color="black", zorder=3,
+                      label="mu - 3 sigma (ranking)")
+    ax_rating.set(xlabel="openskill rating", title="Plackett-Luce rating")
+    for ax in (ax_win, ax_rating):
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
+    cfg = result.config
+    fig.suptitle(f"{cfg['game']} tournament, {cfg['num_players']} players, "
+                 f"{cfg['total_games']} games, seed {cfg['seed']}")
+    fig.savefig(path, dpi=110)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Command-line arguments of ``python -m training.evaluate``."""
+    p = argparse.ArgumentParser(prog="python -m training.evaluate",
+                                description="Seat-rotated round-robin tournament between agents.")
+    p.add_argument("game", help=f"game name: {', '.join(sorted(GAMES))}")
+    p.add_argument("--agents", required=True,
+                   help="comma-separated agent specs, e.g. random,heuristic,mcts:200,policy:m.npz")
+    p.add_argument("--players", type=int, default=2, help="seats per table (default 2)")
+    p.add_argument("--games", type=int, default=100,
+                   help="games PER TABLE (one table per combination of agents), rounded up to "
+                        "a multiple of --players so every seat rotation is played equally "
+                        "(default 100)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--out", default=None, help="folder for tournament.csv/.json/.png")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="game option, e.g. -o current_month=5 (repeatable)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a tournament from the command line, print the table, optionally save files."""
+    args = build_parser().parse_args(argv)
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    try:
+        options = parse_options(args.option)
+        result = run_tournament(args.game, specs, args.players, args.games, seed=args.seed,
+                                workers=args.workers, show_progress=not args.quiet, **options)
+    except (FormosaError, AgentSpecError, ImportError) as exc:
+        print(f"evaluate: error: {exc}", file=sys.stderr)
+        return 2
+    print(format_table(result))
+    if args.out:
+        for path in save_result(result, args.out).values():
+            print(f"wrote {path}")
+    return 0
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """Turn ``["current_month=5"]`` into keyword options (ints, booleans, None, strings)."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"option {item!r} must look like KEY=VALUE")
+        options[key.strip()] = _typed(raw.strip())
+    return options
+
+
+def _typed(raw: str) -> Any:
+    if raw.lower() in ("none", "null"):
+        return None
+    if raw.lower() in ("true", "false"):
+        return raw.lower() == "true"
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""Export a MaskablePPO actor to a numpy ``.npz`` that ``agents.PolicyAgent`` plays.
+
+Only the actor is exported: the policy MLP (``mlp_extractor.policy_net``) and
+the action head. The observation goes in flat (our observations are 1-D
+vectors), so no feature extractor weights are needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+
+def actor_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    """The actor's linear layers as numpy ``(weight, bias)`` pairs and the activation name."""
+    policy = model.policy
+    hidden = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    acts = {type(m).__name__ for m in policy.mlp_extractor.policy_net
+            if not isinstance(m, torch.nn.Linear)}
+    names = {"Tanh": "tanh", "ReLU": "relu"}
+    if len(acts) > 1 or not acts <= set(names):
+        raise ValueError(f"cannot export activations {sorted(acts)}; use tanh or relu")
+    activation = names[acts.pop()] if acts else "tanh"
+    layers = [_numpy(m) for m in hidden] + [_numpy(policy.action_net)]
+    return layers, activation
+
+
+def export_policy(model: Any, path: str | Path) -> Path:
+    """Write the actor of ``model`` to ``path`` (.npz) and return the path."""
+    layers, activation = actor_layers(model)
+    arrays: dict[str, np.ndarray] = {}
+    for i, (w, b) in enumerate(layers[:-1]):
+        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+    arrays["w_out"], arrays["b_out"] = layers[-1]
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(tmp, activation=np.array(activation), **arrays)
+    tmp.replace(path)  # atomic: env workers never read a half-written snapshot
+    return path
+
+
+def _numpy(layer: torch.nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+    return (layer.weight.detach().cpu().numpy().astype(np.float32),
+            layer.bias.detach().cpu().numpy().astype(np.float32))

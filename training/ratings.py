@@ -1,0 +1,125 @@
+"""Pure rating and confidence-interval helpers for tournaments (numpy and stdlib only).
+
+This is the only module importing ``openskill`` (inside :func:`openskill_ratings`),
+so everything else here works without the ``train`` extra.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n`` (fractional successes ok).
+
+    Returns ``(0.0, 1.0)`` when ``n`` is 0 (nothing is known).
+    """
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def mean_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the mean with a normal-approximation confidence interval.
+
+    Uses the sample standard deviation (ddof=1); a single value gives a
+    zero-width interval. Raises ``ValueError`` on an empty sequence.
+    """
+    n = len(values)
+    if n == 0:
+        raise ValueError("mean_ci needs at least one value")
+    mean = math.fsum(values) / n
+    if n == 1:
+        return mean, mean, mean
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def rank_of(scores: Sequence[float]) -> list[float]:
+    """Rank of each score: 1 = best (highest score); tied scores share their average rank.
+
+    ``rank_of([10, 20, 20, 5]) == [3.0, 1.5, 1.5, 4.0]``.
+    """
+    ranks = []
+    for s in scores:
+        better = sum(1 for t in scores if t > s)
+        equal = sum(1 for t in scores if t == s)
+        ranks.append(better + (equal + 1) / 2)
+    return ranks
+
+
+def win_shares(scores: Sequence[float]) -> list[float]:
+    """Each seat's share of the victory: 1/k for each of the k top scorers, else 0."""
+    best = max(scores)
+    k = sum(1 for s in scores if s == best)
+    return [1.0 / k if s == best else 0.0 for s in scores]
+
+
+def head_to_head(games: list[tuple[list[str], list[float]]]
+                 ) -> dict[str, dict[str, dict[str, float]]]:
+    """Two-player results ``(names, win_shares)`` -> ``h2h[a][b]``: games, wins, win_rate of a vs b."""
+    h2h: dict[str, dict[str, dict[str, float]]] = {}
+    for names, wins in games:
+        for me, other in ((0, 1), (1, 0)):
+            cell = h2h.setdefault(names[me], {}).setdefault(
+                names[other], {"games": 0, "wins": 0.0, "win_rate": 0.0})
+            cell["games"] += 1
+            cell["wins"] += wins[me]
+            cell["win_rate"] = cell["wins"] / cell["games"]
+    return h2h
+
+
+def openskill_ratings(games: list[tuple[list[str], list[float]]]
+                      ) -> dict[str, tuple[float, float]]:
+    """Plackett-Luce ratings ``{name: (mu, sigma)}`` from games fed in the given order.
+
+    Each game is ``(names, scores)`` with one entry per seat (higher score is
+    better, ties are ties). A name may sit in several seats of one game (an
+    agent facing copies of itself): every copy is rated from the same prior,
+    the agent's mu moves by the sum of its copies' changes and its variance
+    shrinks by the product of their shrink factors, as if each seat were an
+    observation of its own.
+    """
+    model = _plackett_luce()
+    ratings: dict[str, Any] = {}
+    for names, scores in games:
+        for name in names:
+            if name not in ratings:
+                ratings[name] = model.rating(name=name)
+        teams = [[ratings[name]] for name in names]
+        new = model.rate(teams, ranks=rank_of(scores))
+        _merge_copies(model, ratings, names, [team[0] for team in new])
+    return {name: (float(r.mu), float(r.sigma)) for name, r in ratings.items()}
+
+
+def _merge_copies(model: Any, ratings: dict[str, Any], names: list[str],
+                  updated: list[Any]) -> None:
+    """Fold the per-seat updates of one game back into one rating per name."""
+    changes: dict[str, tuple[float, float]] = {}
+    for name, rating in zip(names, updated, strict=True):
+        old = ratings[name]
+        dmu, shrink = changes.get(name, (0.0, 1.0))
+        changes[name] = (dmu + rating.mu - old.mu, shrink * rating.sigma / old.sigma)
+    for name, (dmu, shrink) in changes.items():
+        old = ratings[name]
+        ratings[name] = model.rating(mu=old.mu + dmu, sigma=old.sigma * shrink, name=name)
+
+
+def _plackett_luce() -> Any:
+    """A default PlackettLuce model, or a clear ImportError naming the extra to install."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("skill ratings need the 'openskill' package: "
+                          "pip install 'formosa_envs[train]'") from exc
+    return PlackettLuce()

@@ -1,0 +1,196 @@
+"""Self-play training with MaskablePPO: ``formosa train <game>`` / ``python -m training.train``.
+
+The learner (one MaskablePPO policy) plays the single-agent view of a formosa
+env: its seat rotates every episode and its opponents are drawn per episode
+from uniform-random players, the game's heuristic, and frozen snapshots of
+itself (``training/opponents.py``). The run directory holds::
+
+    checkpoints/latest.zip   resume point (``--resume``)
+    pool/snapshot_*.npz      frozen snapshots used as opponents
+    logs/progress.csv        SB3 training log (and TensorBoard events if installed)
+    eval.csv                 periodic win rates vs random and heuristic, with 95% CIs
+    model.zip, policy.npz    the final model (SB3) and its numpy actor (agents.PolicyAgent)
+    learning_curve.png       win rates and reward over training
+    final/                   the final tournament (table, CSV, JSON, PNG)
+    summary.json             headline figures of the run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from .config import TrainConfig, load_config
+from .evaluate import format_table, run_tournament, save_result, win_share
+
+EVAL_OPPONENTS = ("random", "heuristic")
+
+
+def make_env_fns(config: TrainConfig, pool_dir: Path) -> list[Any]:
+    """One picklable constructor per vectorised env (seeded ``seed + i``)."""
+    from functools import partial
+
+    from formosa_envs.envs.single_agent import SingleAgentEnv
+
+    from .opponents import OpponentPool
+    pool = OpponentPool(config.game, str(pool_dir), config.random, config.heuristic,
+                        config.snapshots, config.pool_size)
+    return [partial(SingleAgentEnv, config.game, opponents=pool,
+                    reward_mode=config.reward_mode, num_players=config.num_players)
+            for _ in range(config.n_envs)]
+
+
+def make_vec_env(config: TrainConfig, pool_dir: Path) -> Any:
+    """The vectorised training env: one process (dummy) or one process per env (subproc)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    fns = make_env_fns(config, pool_dir)
+    venv = SubprocVecEnv(fns) if config.vec_env == "subproc" else DummyVecEnv(fns)
+    venv.seed(config.seed)
+    return VecMonitor(venv)
+
+
+def build_model(config: TrainConfig, venv: Any, run_dir: Path, resume: bool) -> Any:
+    """A new MaskablePPO, or the run's latest checkpoint when resuming."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    latest = run_dir / "checkpoints" / "latest.zip"
+    if resume:
+        if not latest.exists():
+            raise ValueError(f"--resume: no checkpoint at {latest}")
+        return MaskablePPO.load(latest, env=venv, device="cpu")
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.activation]
+    return MaskablePPO(
+        "MlpPolicy", venv, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+        gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
+        policy_kwargs={"net_arch": list(config.net_arch), "activation_fn": activation},
+        seed=config.seed, device="cpu", verbose=0)
+
+
+def configure_logger(model: Any, run_dir: Path) -> list[str]:
+    """CSV logs always; TensorBoard event files when tensorboard is installed."""
+    from stable_baselines3.common.logger import configure
+    formats = ["csv"]
+    try:
+        import tensorboard  # noqa: F401
+        formats.append("tensorboard")
+    except ImportError:
+        pass
+    model.set_logger(configure(str(run_dir / "logs"), formats))
+    return formats
+
+
+def make_evaluator(config: TrainConfig, games: int, seed_offset: int) -> Any:
+    """``evaluate(policy_path, timesteps) -> rows``: the policy vs each baseline, seats rotated."""
+    def evaluate(policy: Path, timesteps: int) -> list[dict[str, Any]]:
+        rows = []
+        for opponent in EVAL_OPPONENTS:
+            result = run_tournament(config.game, [f"policy:{policy}", opponent],
+                                    config.num_players, games, seed=config.seed + seed_offset,
+                                    workers=1, show_progress=False)
+            share = win_share(result, f"policy:{policy}")
+            rows.append({"timesteps": timesteps, "opponent": opponent, **share})
+        return rows
+    return evaluate
+
+
+def train(config: TrainConfig, resume: bool = False, show_progress: bool = True) -> dict:
+    """Run (or resume) a training run; return the summary written to ``summary.json``."""
+    import torch
+
+    from .callbacks import SelfPlayCallback
+    from .export import export_policy
+    from .report import plot_learning_curve
+    torch.set_num_threads(max(1, config.workers))
+    run_dir = Path(config.out)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(config.__dict__, indent=2))
+    venv = make_vec_env(config, run_dir / "pool")
+    model = build_model(config, venv, run_dir, resume)
+    configure_logger(model, run_dir)
+    evaluator = make_evaluator(config, config.eval_games, seed_offset=10_000)
+    callback = SelfPlayCallback(config, run_dir, evaluator, show_progress)
+    start = time.perf_counter()
+    remaining = max(config.total_timesteps - model.num_timesteps, 0)
+    model.learn(remaining, callback=callback, reset_num_timesteps=not resume)
+    minutes = (time.perf_counter() - start) / 60
+    venv.close()
+    model.save(run_dir / "model.zip")
+    policy = export_policy(model, run_dir / "policy.npz")
+    callback.run_evaluation(model.num_timesteps)
+    plot_learning_curve(run_dir)
+    return final_report(config, run_dir, policy, model.num_timesteps, minutes, show_progress)
+
+
+def final_report(config: TrainConfig, run_dir: Path, policy: Path, timesteps: int,
+                 minutes: float, show_progress: bool) -> dict:
+    """The final tournament (policy, random, heuristic) and the run's summary."""
+    specs = [f"policy:{policy}", *EVAL_OPPONENTS]
+    result = run_tournament(config.game, specs, config.num_players, config.final_games,
+                            seed=config.seed + 20_000, workers=config.workers,
+                            show_progress=show_progress)
+    paths = save_result(result, run_dir / "final")
+    table = format_table(result)
+    (run_dir / "final" / "table.txt").write_text(table + "\n")
+    summary = {"game": config.game, "num_players": config.num_players, "timesteps": timesteps,
+               "train_minutes": round(minutes, 2),
+               "vs": {opp: head_to_head(result, specs[0], opp) for opp in EVAL_OPPONENTS},
+               "table": table, "files": {k: str(v) for k, v in paths.items()}}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def head_to_head(result: Any, spec: str, opponent: str) -> dict[str, float]:
+    """The policy's win share against one opponent across their games."""
+    return win_share(result, spec, against=opponent)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Flags for every training option (defaults come from the game's TOML)."""
+    parser = argparse.ArgumentParser(prog="formosa train",
+                                     description="Self-play MaskablePPO training.")
+    parser.add_argument("game", help="game name, e.g. flowers")
+    parser.add_argument("--config", help="TOML file (default training/configs/<game>.toml)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    for name, kind in [("players", int), ("timesteps", int), ("n-envs", int), ("seed", int),
+                       ("out", str), ("workers", int), ("vec-env", str),
+                       ("eval-every", int), ("eval-games", int), ("final-games", int),
+                       ("snapshot-every", int), ("checkpoint-every", int), ("n-steps", int),
+                       ("batch-size", int), ("learning-rate", float)]:
+        parser.add_argument(f"--{name}", type=kind, default=None)
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """Merge the TOML defaults with the flags given."""
+    overrides = {"num_players": args.players, "total_timesteps": args.timesteps,
+                 "n_envs": args.n_envs, "seed": args.seed, "out": args.out,
+                 "workers": args.workers, "vec_env": args.vec_env,
+                 "eval_every": args.eval_every, "eval_games": args.eval_games,
+                 "final_games": args.final_games, "snapshot_every": args.snapshot_every,
+                 "checkpoint_every": args.checkpoint_every, "n_steps": args.n_steps,
+                 "batch_size": args.batch_size, "learning_rate": args.learning_rate}
+    return load_config(args.game, args.config, **overrides)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``formosa train`` and ``python -m training.train``."""
+    args = build_parser().parse_args(argv)
+    config = config_from_args(args)
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    summary = train(config, resume=args.resume, show_progress=not args.quiet)
+    print(summary["table"])
+    for opponent, share in summary["vs"].items():
+        print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} "
+              f"(95% CI {share['ci_low']:.1%}-{share['ci_high']:.1%}, {share['games']} games)")
+    print(f"run directory: {config.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
