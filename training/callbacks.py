@@ -13,7 +13,7 @@ from formosa_envs.tools.progress import ProgressBar
 from .config import TrainConfig
 from .export import export_policy
 
-EVAL_FIELDS = ["timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score"]
+EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "win_rate", "win_low", "win_high"]
 
 
 class SelfPlayCallback(BaseCallback):

@@ -1,9 +1,7 @@
 """Round-robin tournaments between agents: seat rotation, confidence intervals, ratings.
 
-Example::
-
-    python -m training.evaluate flowers --agents random,heuristic --players 2 \\
-        --games 200 --seed 0 --workers 2 --out runs/tournament
+Example: ``python -m training.evaluate flowers --agents random,heuristic --players 2
+--games 200 --seed 0 --workers 2 --out runs/tournament``.
 
 Rules (all of them deterministic, whatever the number of workers):
 
@@ -20,13 +18,12 @@ Rules (all of them deterministic, whatever the number of workers):
 * **Deals.** The games of one rotation cycle (``deal = g // num_players``) share
   one chance seed: each agent plays every deal from every seat, which takes
   much of the luck out of the comparison.
-* **Seeds.** The chance seed comes from ``SeedSequence([seed, table, deal, 0])``
-  and the agents' seeds from ``SeedSequence([seed, table, g, 1])``; workers
-  build fresh agents from their spec strings for every game.
-* **Statistics** count seat appearances: an agent with two copies at a table
-  plays two "games" there. A shared victory among k top scorers counts 1/k.
-* **Order.** Games are numbered round by round (game 0 of every table, then
-  game 1, ...); records and ratings follow that order.
+* **Seeds.** Chance: ``SeedSequence([seed, table, deal, 0])``; agents:
+  ``SeedSequence([seed, table, g, 1])``, built fresh from their specs per game.
+* **Statistics** count seat appearances (two copies at a table play two "games"
+  there); a shared victory among k top scorers counts 1/k. Games are numbered
+  round by round (game 0 of every table, then game 1, ...): records and
+  ratings follow that order.
 """
 
 from __future__ import annotations
@@ -51,7 +48,8 @@ from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.progress import progress
 from formosa_envs.tools.simulate import play_game
 
-from .ratings import head_to_head, mean_ci, openskill_ratings, rank_of, wilson_interval, win_shares
+from . import ratings as rt
+from .ratings import AgentStats
 
 AgentFactory = Callable[[str, str, int], Agent]
 
@@ -76,27 +74,6 @@ class MatchRecord:
     wins: list[float] = field(default_factory=list)
     decisions: int = 0
     truncated: bool = False
-
-
-@dataclass
-class AgentStats:
-    """One agent's results over all its seat appearances."""
-
-    name: str
-    spec: str
-    games: int = 0
-    wins: float = 0.0
-    win_rate: float = 0.0
-    win_low: float = 0.0
-    win_high: float = 1.0
-    mean_score: float = 0.0
-    score_low: float = 0.0
-    score_high: float = 0.0
-    mean_rank: float = 0.0
-    mu: float = 0.0
-    sigma: float = 0.0
-    ordinal: float = 0.0
-    seat_games: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -128,7 +105,7 @@ class TournamentResult:
 def run_tournament(game: str, agents: list[str], num_players: int, games: int, seed: int = 0,
                    workers: int = 1, show_progress: bool = True,
                    agent_factory: AgentFactory = make_agent, **options: Any) -> TournamentResult:
-    """Play a seat-rotated round robin between agent ``specs`` (see the module docstring).
+    """Play a seat-rotated round robin between the agent specs ``agents`` (module docstring).
 
     ``games`` counts games per table (rounded up to a multiple of
     ``num_players``). ``agent_factory(spec, game, seed)`` builds the agents (a
@@ -158,18 +135,16 @@ def _validate(game: str, specs: list[str], num_players: int, games: int, seed: i
               workers: int) -> None:
     if game not in GAMES:
         raise ConfigError(f"unknown game {game!r}; available: {sorted(GAMES)}")
-    info = GAMES[game]
-    if not info.min_players <= num_players <= info.max_players:
-        raise ConfigError(f"{game} is played by {info.min_players}-{info.max_players} players, "
-                          f"got {num_players}")
-    if games < 1:
-        raise ConfigError(f"games must be at least 1, got {games}")
-    if len(specs) < 2:
-        raise ConfigError(f"a tournament needs at least two agents, got {list(specs)}")
-    if seed < 0:
-        raise ConfigError(f"seed must be non-negative, got {seed}")
-    if workers < 1:
-        raise ConfigError(f"workers must be at least 1, got {workers}")
+    low, high = GAMES[game].min_players, GAMES[game].max_players
+    checks = [(low <= num_players <= high, f"{game} is played by {low}-{high} players, "
+                                           f"got {num_players}"),
+              (games >= 1, f"games must be at least 1, got {games}"),
+              (len(specs) >= 2, f"a tournament needs at least two agents, got {list(specs)}"),
+              (seed >= 0, f"seed must be non-negative, got {seed}"),
+              (workers >= 1, f"workers must be at least 1, got {workers}")]
+    for ok, message in checks:
+        if not ok:
+            raise ConfigError(message)
 
 
 def entrant_names(specs: list[str]) -> list[str]:
@@ -212,20 +187,18 @@ def _run_tasks(setup: tuple, tasks: list[MatchRecord], workers: int,
                show_progress: bool) -> list[MatchRecord]:
     label = f"tournament {setup[0]}"
     if workers == 1:
-        stream: Iterator[MatchRecord] = (r for t in tasks for r in _play_chunk(setup, [t]))
-        records = list(progress(stream, len(tasks), label, enabled=show_progress))
-    else:
-        size = max(1, min(64, math.ceil(len(tasks) / (workers * 8))))
-        chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_chunk, setup, chunk) for chunk in chunks]
-            try:
-                records = list(progress(_completed(futures), len(tasks), label,
-                                        enabled=show_progress))
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
+        return list(progress(_play_iter(setup, tasks), len(tasks), label, enabled=show_progress))
+    size = max(1, min(64, math.ceil(len(tasks) / (workers * 8))))
+    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_play_chunk, setup, chunk) for chunk in chunks]
+        try:
+            done = progress(_completed(futures), len(tasks), label, enabled=show_progress)
+            records = list(done)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
     return sorted(records, key=lambda r: r.index)
 
 
@@ -235,51 +208,59 @@ def _completed(futures: list[Future]) -> Iterator[MatchRecord]:
 
 
 def _play_chunk(setup: tuple, tasks: list[MatchRecord]) -> list[MatchRecord]:
-    """Play a chunk of games (runs in a worker process; agents are built here)."""
+    """Play a chunk of games in a worker process (agents are built there, from specs)."""
+    return list(_play_iter(setup, tasks))
+
+
+def _play_iter(setup: tuple, tasks: list[MatchRecord]) -> Iterator[MatchRecord]:
     game_name, num_players, options, factory = setup
     game = make_game(game_name, num_players=num_players, **options)
-    out = []
     for task in tasks:
         agents = [factory(spec, game_name, seed)
                   for spec, seed in zip(task.specs, task.agent_seeds, strict=True)]
         rec = play_game(game, agents, task.chance_seed)
         scores = [float(s) for s in rec.scores]
-        out.append(replace(task, scores=scores, ranks=rank_of(scores), wins=win_shares(scores),
-                           decisions=rec.decisions, truncated=rec.truncated))
-    return out
+        yield replace(task, scores=scores, ranks=rt.rank_of(scores), wins=rt.win_shares(scores),
+                      decisions=rec.decisions, truncated=rec.truncated)
 
 
 def summarize(config: dict[str, Any], tables: list[list[str]], records: list[MatchRecord],
               elapsed: float = 0.0, workers: int = 1) -> TournamentResult:
     """Aggregate per-game records (in schedule order) into a :class:`TournamentResult`."""
     n = config["num_players"]
-    stats = {name: AgentStats(name, spec, seat_games=[0] * n)
-             for name, spec in zip(config["names"], config["agents"], strict=True)}
-    for name, st in stats.items():
-        picks = [(r.scores[i], r.ranks[i], r.wins[i], i) for r in records
-                 for i, seat in enumerate(r.seats) if seat == name]
-        _fill_stats(st, picks)
-    ratings = openskill_ratings([(r.seats, r.scores) for r in records])
-    for name, (mu, sigma) in ratings.items():
+    stats = {}
+    for name, spec in zip(config["names"], config["agents"], strict=True):
+        seen = [(r.scores[i], r.ranks[i], r.wins[i], i) for r in records
+                for i, seat in enumerate(r.seats) if seat == name]
+        stats[name] = rt.agent_stats(name, spec, seen, n)
+    skill = rt.openskill_ratings([(r.seats, r.scores) for r in records])
+    for name, (mu, sigma) in skill.items():
         stats[name].mu, stats[name].sigma, stats[name].ordinal = mu, sigma, mu - 3 * sigma
     seat_wins = np.array([r.wins for r in records]).mean(axis=0) if records else np.zeros(n)
     config = {**config, "truncated_games": sum(r.truncated for r in records)}
-    h2h = head_to_head([(r.seats, r.wins) for r in records]) if n == 2 else {}
+    h2h = rt.head_to_head([(r.seats, r.wins) for r in records]) if n == 2 else {}
     return TournamentResult(config, tables, records, stats, h2h,
                             [float(x) for x in seat_wins], elapsed, workers)
 
 
-def _fill_stats(st: AgentStats, picks: list[tuple[float, float, float, int]]) -> None:
-    if not picks:
-        return
-    scores, ranks, wins, seats = zip(*picks, strict=True)
-    st.games, st.wins = len(picks), float(sum(wins))
-    st.win_rate = st.wins / st.games
-    st.win_low, st.win_high = wilson_interval(min(st.wins, st.games), st.games)
-    st.mean_score, st.score_low, st.score_high = mean_ci(scores)
-    st.mean_rank = float(np.mean(ranks))
-    for seat in seats:
-        st.seat_games[seat] += 1
+def win_share(result: TournamentResult, agent: str, against: str | None = None
+              ) -> dict[str, float]:
+    """``agent``'s win share (games, wins, win_rate, win_low, win_high) over its seats.
+
+    ``agent`` and ``against`` are specs or names; with ``against``, only the
+    games where that other agent also sits count.
+    """
+    games, wins = 0, 0.0
+    for r in result.records:
+        if against is not None and not any(against in (name, spec) and agent not in (name, spec)
+                                           for name, spec in zip(r.seats, r.specs, strict=True)):
+            continue
+        for i, (name, spec) in enumerate(zip(r.seats, r.specs, strict=True)):
+            if agent in (name, spec):
+                games, wins = games + 1, wins + r.wins[i]
+    low, high = rt.wilson_interval(wins, games)
+    return {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0,
+            "win_low": low, "win_high": high}
 
 
 def format_table(result: TournamentResult) -> str:
@@ -332,7 +313,7 @@ def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, Path
         writer.writerow([*CSV_FIELDS, *seat_cols])
         for a in result.ranking():
             writer.writerow([getattr(a, f) for f in CSV_FIELDS] + a.seat_games)
-    paths["json"].write_text(json.dumps(result.to_dict(), indent=1))
+    paths["json"].write_text(json.dumps(result.to_dict(), indent=1, default=str))
     plot_result(result, paths["png"])
     return paths
 
@@ -351,7 +332,8 @@ def plot_result(result: TournamentResult, path: str | Path) -> None:
     err = np.array([[a.win_rate - a.win_low for a in agents],
                     [a.win_high - a.win_rate for a in agents]])
     ax_win.barh(y, rates, xerr=err, capsize=4, color="tab:blue")
-    ax_win.axvline(1 / result.config["num_players"], color="gray", ls="--", label="chance")
+    ax_win.axvline(1 / result.config["num_players"], color="gray", ls="--",
+                   label=f"chance (1/{result.config['num_players']})")
     ax_win.set(xlim=(0, 1), xlabel="win rate (95% Wilson CI)", title="win rate")
     ax_win.set_yticks(y, names)
     ax_rating.errorbar([a.mu for a in agents], y, xerr=[a.sigma for a in agents], fmt="o",
@@ -390,6 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run a tournament from the command line, print the table, optionally save files."""
+    from formosa_envs.cli import parse_options
     args = build_parser().parse_args(argv)
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     try:
@@ -404,28 +387,6 @@ def main(argv: list[str] | None = None) -> int:
         for path in save_result(result, args.out).values():
             print(f"wrote {path}")
     return 0
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """Turn ``["current_month=5"]`` into keyword options (ints, booleans, None, strings)."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"option {item!r} must look like KEY=VALUE")
-        options[key.strip()] = _typed(raw.strip())
-    return options
-
-
-def _typed(raw: str) -> Any:
-    if raw.lower() in ("none", "null"):
-        return None
-    if raw.lower() in ("true", "false"):
-        return raw.lower() == "true"
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
 
 
 if __name__ == "__main__":  # pragma: no cover

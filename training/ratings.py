@@ -1,4 +1,4 @@
-"""Pure rating and confidence-interval helpers for tournaments (numpy and stdlib only).
+"""Pure rating, confidence-interval and summary helpers for tournaments (stdlib only).
 
 This is the only module importing ``openskill`` (inside :func:`openskill_ratings`),
 so everything else here works without the ``train`` extra.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -65,9 +66,53 @@ def win_shares(scores: Sequence[float]) -> list[float]:
     return [1.0 / k if s == best else 0.0 for s in scores]
 
 
+@dataclass
+class AgentStats:
+    """One agent's results over all its seat appearances."""
+
+    name: str
+    spec: str
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    win_low: float = 0.0
+    win_high: float = 1.0
+    mean_score: float = 0.0
+    score_low: float = 0.0
+    score_high: float = 0.0
+    mean_rank: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+    ordinal: float = 0.0
+    seat_games: list[int] = field(default_factory=list)
+
+
+def agent_stats(name: str, spec: str, seen: list[tuple[float, float, float, int]],
+                num_players: int) -> AgentStats:
+    """One agent's summary from its seat appearances ``(score, rank, win_share, seat)``.
+
+    Ratings (mu, sigma, ordinal) stay 0 here: see :func:`openskill_ratings`.
+    """
+    st = AgentStats(name, spec, seat_games=[0] * num_players)
+    if not seen:
+        return st
+    scores, ranks, wins, seats = zip(*seen, strict=True)
+    st.games, st.wins = len(seen), math.fsum(wins)
+    st.win_rate = st.wins / st.games
+    st.win_low, st.win_high = wilson_interval(min(st.wins, st.games), st.games)
+    st.mean_score, st.score_low, st.score_high = mean_ci(scores)
+    st.mean_rank = math.fsum(ranks) / st.games
+    for seat in seats:
+        st.seat_games[seat] += 1
+    return st
+
+
 def head_to_head(games: list[tuple[list[str], list[float]]]
                  ) -> dict[str, dict[str, dict[str, float]]]:
-    """Two-player results ``(names, win_shares)`` -> ``h2h[a][b]``: games, wins, win_rate of a vs b."""
+    """``h2h[a][b]``: games, wins and win rate of a against b, from 2-player games.
+
+    Each game is ``(names, win_shares)`` with two seats.
+    """
     h2h: dict[str, dict[str, dict[str, float]]] = {}
     for names, wins in games:
         for me, other in ((0, 1), (1, 0)):

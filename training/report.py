@@ -28,8 +28,8 @@ def plot_learning_curve(run_dir: Path, out: Path | None = None) -> Path:
         rows = [r for r in evals if r["opponent"] == opponent]
         x = [int(r["timesteps"]) for r in rows]
         y = [float(r["win_rate"]) for r in rows]
-        lo = [float(r["ci_low"]) for r in rows]
-        hi = [float(r["ci_high"]) for r in rows]
+        lo = [float(r["win_low"]) for r in rows]
+        hi = [float(r["win_high"]) for r in rows]
         top.plot(x, y, marker="o", label=f"vs {opponent}")
         top.fill_between(x, lo, hi, alpha=0.2)
     top.axhline(0.5, color="grey", lw=0.8, ls="--")

@@ -105,7 +105,7 @@ def train(config: TrainConfig, resume: bool = False, show_progress: bool = True)
     from .callbacks import SelfPlayCallback
     from .export import export_policy
     from .report import plot_learning_curve
-    torch.set_num_threads(max(1, config.workers))
+    torch.set_num_threads(1)  # tiny MLPs: more threads only add contention (ms per op)
     run_dir = Path(config.out)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(config.__dict__, indent=2))
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     print(summary["table"])
     for opponent, share in summary["vs"].items():
         print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} "
-              f"(95% CI {share['ci_low']:.1%}-{share['ci_high']:.1%}, {share['games']} games)")
+              f"(95% CI {share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
     print(f"run directory: {config.out}")
     return 0
 

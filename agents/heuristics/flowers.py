@@ -55,9 +55,10 @@ class Weights:
     deny: float = 0.5         # value of taking a card an opponent wants
     exposure: float = 0.5     # cost of leaving a card on the field for opponents
     hold: float = 0.3         # cost of giving up a hand card's own worth when discarding it
-    cash_payout: int = 14     # always cash out a payout at least this large
-    cash_hand: int = 3        # cash out when at most this many cards remain in hand
+    cash_payout: int = 30     # always cash out a payout at least this large
+    cash_hand: int = 1        # cash out when at most this many cards remain in hand
     threat: float = 0.8       # cash out when an opponent's potential >= threat x threshold
+    crowd: int = 1            # ... but only with at most this many opponents still active
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -218,5 +219,7 @@ def _keep_or_cash(game: Any, s: Any, me: int, w: Weights) -> int:
     if len(s.hands[me]) <= w.cash_hand:
         return CASH
     view = _View(game, s, me, w)
+    if len(view.rivals) > w.crowd:  # no single opponent can end the round yet
+        return KEEP
     danger = max((view.potential(p, ()) for p in view.rivals), default=0.0)
     return CASH if danger >= w.threat * game.vp_threshold else KEEP

@@ -48,11 +48,17 @@ class ProgressBar:
         self.out = stream or sys.stderr
         self.begin = self.last = time.perf_counter()
         self.start = start  # a resumed run starts part-way; the rate counts new work only
+        self.done_drawn = False
 
     def update(self, done: int, note: str = "") -> None:
         """Record that ``done`` of ``total`` units are finished; redraw if due."""
         now = time.perf_counter()
-        if self.enabled and (now - self.last >= self.every or done >= self.total):
+        done = min(done, self.total)
+        finished = done >= self.total
+        if finished and self.done_drawn:
+            return
+        if self.enabled and (now - self.last >= self.every or finished):
+            self.done_drawn = finished
             self.last = now
             bar = _bar(self.label, done, self.total, now - self.begin, start=self.start)
             self.out.write("\r" + bar + note)

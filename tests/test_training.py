@@ -1,0 +1,117 @@
+"""The self-play training pipeline: config, export, opponent pool, a tiny run and resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.policy import PolicyAgent
+from formosa_envs.games import make_game
+from formosa_envs.tools.simulate import play_game
+from training.config import load_config
+from training.opponents import OpponentPool
+from training.train import main, make_vec_env
+
+TINY = ["--timesteps", "1024", "--n-envs", "2", "--n-steps", "256", "--batch-size", "128",
+        "--eval-every", "512", "--eval-games", "4", "--final-games", "4",
+        "--snapshot-every", "512", "--checkpoint-every", "512", "--workers", "1", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run") / "flowers"
+    assert main(["flowers", "--out", str(out), *TINY]) == 0
+    return out
+
+
+def test_tiny_run_writes_every_artifact(tiny_run: Path) -> None:
+    for name in ("model.zip", "policy.npz", "eval.csv", "learning_curve.png", "summary.json",
+                 "checkpoints/latest.zip", "logs/progress.csv", "final/tournament.csv",
+                 "final/tournament.json", "final/tournament.png", "final/table.txt"):
+        assert (tiny_run / name).exists(), name
+    assert sorted(p.name for p in (tiny_run / "pool").glob("snapshot_*.npz"))
+    summary = json.loads((tiny_run / "summary.json").read_text())
+    assert summary["timesteps"] >= 1024
+    assert set(summary["vs"]) == {"random", "heuristic"}
+    assert 0.0 <= summary["vs"]["random"]["win_rate"] <= 1.0
+
+
+def test_exported_policy_matches_the_torch_actor(tiny_run: Path) -> None:
+    import torch
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO.load(tiny_run / "model.zip", device="cpu")
+    agent = PolicyAgent.load(tiny_run / "policy.npz")
+    game = make_game("flowers", num_players=2)
+    obs = np.random.default_rng(0).random((5, game.observation_size)).astype(np.float32)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs))
+        torch_logits = dist.distribution.logits.numpy()
+    ours = np.stack([agent.logits(o) for o in obs])
+    shift = ours - torch_logits  # torch normalises logits: equal up to a per-row constant
+    np.testing.assert_allclose(shift, shift[:, :1] * np.ones_like(shift), atol=1e-4)
+
+
+def test_checkpoint_reloads_and_plays_legally(tiny_run: Path) -> None:
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO.load(tiny_run / "checkpoints" / "latest.zip", device="cpu")
+    assert model.num_timesteps >= 1024
+    game = make_game("flowers", num_players=2)
+    agents = [make_agent(f"policy:{tiny_run / 'policy.npz'}", "flowers", seed=0),
+              make_agent("random", "flowers", seed=1)]
+    for seed in range(5):  # apply_action raises on any illegal action
+        assert play_game(game, agents, seed).decisions > 0
+
+
+def test_resume_continues_from_the_checkpoint(tiny_run: Path, tmp_path: Path) -> None:
+    import shutil
+    run = tmp_path / "resumed"
+    shutil.copytree(tiny_run, run)
+    more = [a if a != "1024" else "1536" for a in TINY]
+    assert main(["flowers", "--out", str(run), "--resume", *more]) == 0
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["timesteps"] >= 1536
+    rows = (run / "eval.csv").read_text().splitlines()
+    assert len(rows) > len((tiny_run / "eval.csv").read_text().splitlines())
+
+
+def test_resume_without_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no checkpoint"):
+        main(["flowers", "--out", str(tmp_path / "none"), "--resume", *TINY])
+
+
+def test_config_defaults_overrides_and_errors(tmp_path: Path) -> None:
+    config = load_config("flowers", total_timesteps=5000)
+    assert config.total_timesteps == 5000 and config.num_players == 2
+    with pytest.raises(ValueError, match="n_envs must be >= 1"):
+        load_config("flowers", n_envs=0)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[train]\ncolour = 1\n")
+    with pytest.raises(ValueError, match="unknown training option"):
+        load_config("flowers", str(bad))
+    with pytest.raises(ValueError, match="not found"):
+        load_config("flowers", str(tmp_path / "missing.toml"))
+
+
+def test_opponent_pool_mix(tiny_run: Path) -> None:
+    pool = OpponentPool("flowers", str(tiny_run / "pool"), random=0.0, heuristic=0.0,
+                        snapshots=1.0, pool_size=2)
+    rng = np.random.default_rng(0)
+    drawn = pool(rng, 3)
+    assert all(isinstance(a, PolicyAgent) for a in drawn)
+    assert len(pool.snapshot_files()) == 2
+    empty = OpponentPool("flowers", str(tiny_run / "nowhere"), 0.0, 0.0, 1.0)
+    assert [a.name for a in empty(rng, 2)] == ["random", "random"]  # no snapshots yet
+
+
+def test_vec_env_masks_and_seeds(tmp_path: Path) -> None:
+    config = load_config("flowers", n_envs=2, out=str(tmp_path))
+    venv = make_vec_env(config, tmp_path / "pool")
+    obs = venv.reset()
+    masks = venv.env_method("action_masks")
+    assert obs.shape == (2, make_game("flowers").observation_size)
+    assert all(m.any() for m in masks)
+    venv.close()
