@@ -1,6 +1,7 @@
-"""The PettingZoo side of formosa_envs: the generic AEC adapter and registration.
+"""The RL-library side of formosa_envs: the generic PettingZoo AEC adapter, its
+registration, and the single-agent gymnasium view used for self-play training.
 
-This package is the only place that imports pettingzoo or gymnasium.
+This package is the only place in formosa_envs that imports pettingzoo or gymnasium.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pettingzoo.utils import wrappers
 from formosa_envs.games import GAMES
 
 from .aec import REWARD_MODES, FormosaAECEnv
+from .single_agent import SingleAgentEnv
 
 
 def raw_env(game: str = "flowers", **kwargs: Any) -> FormosaAECEnv:
@@ -48,4 +50,4 @@ def register_all() -> None:
             register("aec", info.env_id, entry_point=_factory(name))
 
 
-__all__ = ["REWARD_MODES", "FormosaAECEnv", "env", "raw_env", "register_all"]
+__all__ = ["REWARD_MODES", "FormosaAECEnv", "SingleAgentEnv", "env", "raw_env", "register_all"]
