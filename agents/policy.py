@@ -37,8 +37,12 @@ class PolicyAgent(Agent):
     @classmethod
     def load(cls, path: str | Path, deterministic: bool = True,
              seed: int | None = None) -> PolicyAgent:
-        """Load an exported ``.npz`` policy (cached per path)."""
-        layers, activation = _load_npz(str(path))
+        """Load an exported ``.npz`` policy (cached per path and file version)."""
+        file = Path(path)
+        if not file.exists():
+            raise FileNotFoundError(f"policy file not found: {file}")
+        stat = file.stat()
+        layers, activation = _load_npz(str(file), stat.st_mtime_ns, stat.st_size)
         agent = cls(layers, activation, deterministic, seed)
         agent.name = f"policy:{Path(path).stem}"
         return agent
@@ -65,10 +69,10 @@ class PolicyAgent(Agent):
 
 
 @lru_cache(maxsize=32)
-def _load_npz(path: str) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+def _load_npz(path: str, mtime_ns: int, size: int
+              ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    """Arrays of one version of a policy file (the file's mtime and size key the cache)."""
     file = Path(path)
-    if not file.exists():
-        raise FileNotFoundError(f"policy file not found: {file}")
     try:
         data = np.load(file, allow_pickle=False)
         hidden = sorted(int(k[1:]) for k in data.files if k.startswith("w") and k[1:].isdigit())

@@ -54,3 +54,15 @@ def test_errors(tmp_path: Path) -> None:
         make_agent("genius")
     with pytest.raises(AgentSpecError, match="positive integer"):
         make_agent("mcts:zero")
+
+
+def test_reloading_a_rewritten_file_sees_the_new_weights(tmp_path: Path) -> None:
+    """The loader cache must not serve stale weights when training rewrites a file."""
+    import os
+    path = write_policy(tmp_path / "p.npz", favourite=2)
+    obs = {"observation": np.ones(4, np.float32), "action_mask": np.ones(5, np.int8)}
+    assert PolicyAgent.load(path).act(obs) == 2
+    write_policy(path, favourite=4)
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert PolicyAgent.load(path).act(obs) == 4

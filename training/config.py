@@ -22,7 +22,7 @@ class TrainConfig:
 
     game: str = "flowers"
     num_players: int = 2
-    total_timesteps: int = 1_000_000
+    total_timesteps: int = 1_200_000
     n_envs: int = 8
     vec_env: str = "dummy"
     n_steps: int = 512
