@@ -40,6 +40,10 @@ def make_agent(spec: str, game: str = "flowers", seed: int | None = None) -> Age
     if kind == "policy":
         if not arg:
             raise AgentSpecError(f"agent spec {spec!r} needs a path: policy:PATH.npz")
+        if arg.endswith(".zip"):
+            raise AgentSpecError(f"{arg} is a training checkpoint; agents play the exported "
+                                 "actor: use the .npz beside it, or export one with "
+                                 "python -m training.export MODEL.zip OUT.npz")
         from .policy import PolicyAgent
         return PolicyAgent.load(arg, seed=seed)
     raise AgentSpecError(f"unknown agent {spec!r}; kinds: {', '.join(AGENT_KINDS)} "

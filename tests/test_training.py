@@ -30,7 +30,8 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_tiny_run_writes_every_artifact(tiny_run: Path) -> None:
     for name in ("model.zip", "policy.npz", "eval.csv", "learning_curve.png", "summary.json",
-                 "checkpoints/latest.zip", "logs/progress.csv", "final/tournament.csv",
+                 "checkpoints/latest.zip", "checkpoints/latest.npz", "logs/progress.csv",
+                 "final/tournament.csv",
                  "final/tournament.json", "final/tournament.png", "final/table.txt"):
         assert (tiny_run / name).exists(), name
     assert sorted(p.name for p in (tiny_run / "pool").glob("snapshot_*.npz"))
@@ -115,3 +116,15 @@ def test_vec_env_masks_and_seeds(tmp_path: Path) -> None:
     assert obs.shape == (2, make_game("flowers").observation_size)
     assert all(m.any() for m in masks)
     venv.close()
+
+
+def test_export_command_and_zip_spec_message(tiny_run: Path, tmp_path: Path) -> None:
+    from agents import AgentSpecError
+    from training.export import main as export_main
+    out = tmp_path / "exported.npz"
+    assert export_main([str(tiny_run / "model.zip"), str(out)]) == 0
+    obs = np.random.default_rng(1).random(make_game("flowers").observation_size)
+    np.testing.assert_allclose(PolicyAgent.load(out).logits(obs),
+                               PolicyAgent.load(tiny_run / "policy.npz").logits(obs), atol=1e-6)
+    with pytest.raises(AgentSpecError, match="training checkpoint"):
+        make_agent(f"policy:{tiny_run / 'model.zip'}")

@@ -68,12 +68,13 @@ class SelfPlayCallback(BaseCallback):
         return rows
 
     def save_checkpoint(self) -> None:
-        """Save the model for ``--resume`` (latest.zip, written atomically)."""
+        """Save the model for ``--resume`` (latest.zip) and its actor (latest.npz)."""
         folder = self.run_dir / "checkpoints"
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / "latest.tmp.zip"
         self.model.save(tmp)
         tmp.replace(folder / "latest.zip")
+        export_policy(self.model, folder / "latest.npz")  # playable as policy:latest.npz
 
 
 def append_eval_rows(path: Path, rows: list[dict[str, Any]]) -> None:

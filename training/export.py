@@ -46,3 +46,25 @@ def export_policy(model: Any, path: str | Path) -> Path:
 def _numpy(layer: torch.nn.Linear) -> tuple[np.ndarray, np.ndarray]:
     return (layer.weight.detach().cpu().numpy().astype(np.float32),
             layer.bias.detach().cpu().numpy().astype(np.float32))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m training.export MODEL.zip OUT.npz``: export a saved MaskablePPO actor."""
+    import argparse
+
+    from sb3_contrib import MaskablePPO
+    parser = argparse.ArgumentParser(prog="python -m training.export",
+                                     description="Export a MaskablePPO checkpoint for "
+                                                 "agents.PolicyAgent (policy:OUT.npz).")
+    parser.add_argument("model", help="a MaskablePPO .zip (e.g. runs/flowers/model.zip)")
+    parser.add_argument("out", help="the .npz to write")
+    args = parser.parse_args(argv)
+    if not Path(args.model).exists():
+        parser.error(f"checkpoint not found: {args.model}")
+    path = export_policy(MaskablePPO.load(args.model, device="cpu"), args.out)
+    print(f"wrote {path}; use it as the agent spec policy:{path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
