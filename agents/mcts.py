@@ -118,7 +118,8 @@ class MCTSAgent(StateAgent):
                 node = children[action]
             path.append(node)
             game.apply_action(s, action)
-            _resolve_chance(game, s, self.rng)
+            if not self._stopped(game, s, start_round):
+                _resolve_chance(game, s, self.rng)
             if untried:
                 break
         return path
@@ -138,12 +139,13 @@ class MCTSAgent(StateAgent):
     # ----- rollouts -----------------------------------------------------------------
     def _rollout(self, game: Any, s: Any, base: tuple[list[float], Any]) -> list[float]:
         """Play on from ``s`` to the horizon and return each seat's reward."""
-        _resolve_chance(game, s, self.rng)
         policy = self._rollout_policy(game)
         steps = 0
         while not self._stopped(game, s, base[1]) and steps < game.max_game_length:
-            game.apply_action(s, policy(game, s, self.rng))
             _resolve_chance(game, s, self.rng)
+            if self._stopped(game, s, base[1]):
+                break
+            game.apply_action(s, policy(game, s, self.rng))
             steps += 1
         if game.is_terminal(s):
             return list(game.returns(s))

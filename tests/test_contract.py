@@ -53,6 +53,7 @@ def test_hidden_information_invariance(game_name: str, num_players: int) -> None
     game = make_game(game_name, num_players=num_players)
     changed = sum(contract.check_hidden_information(game, seed) for seed in range(3))
     assert changed > 0, "determinize never changed any hidden information"
+    contract.check_determinize_canonical(game, seed=4)
 
 
 def test_observation_sees_own_private_information(game_name: str, num_players: int) -> None:

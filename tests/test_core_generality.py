@@ -28,6 +28,7 @@ def test_toy_game_keeps_the_engine_contract(players: int) -> None:
         contract.check_clone_and_json(game, seed)
         contract.check_replay(game, seed)
     assert sum(contract.check_hidden_information(game, s) for s in range(3)) > 0
+    contract.check_determinize_canonical(game, 0)
     contract.check_illegal_actions(game, 0)
 
 

@@ -195,7 +195,7 @@ class ToyGame(StackGame):
         """Reshuffle the deck and other hands."""
         out = s.clone()
         others = [p for p in range(self.num_players) if p != viewer]
-        pool = out.deck + [c for p in others for c in out.hands[p]]
+        pool = sorted(out.deck + [c for p in others for c in out.hands[p]])
         pool = [pool[i] for i in rng.permutation(len(pool))]
         out.deck, pool = pool[:len(out.deck)], pool[len(out.deck):]
         for p in others:

@@ -166,6 +166,29 @@ def check_hidden_information(game: Game, seed: int, every: int = 5) -> int:
     return changed
 
 
+def check_determinize_canonical(game: Game, seed: int, every: int = 9) -> None:
+    """``determinize`` depends only on the rng and the viewer's information.
+
+    Determinizing a state whose hidden items were first reshuffled must give the
+    same result as determinizing the original with the same generator seed, or
+    search agents could be steered by hidden information.
+    """
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    step = 0
+    while not game.is_terminal(state):
+        if step % every == 0:
+            for seat in range(game.num_players):
+                shuffled = game.determinize(state, seat, rng)
+                key = int(rng.integers(1 << 30))
+                a = game.determinize(state, seat, np.random.default_rng(key))
+                b = game.determinize(shuffled, seat, np.random.default_rng(key))
+                assert game.to_json(a) == game.to_json(b), (
+                    f"seat {seat}: determinize depends on the hidden arrangement")
+        step_random(game, state, rng)
+        step += 1
+
+
 def check_illegal_actions(game: Game, seed: int) -> None:
     """Out-of-range, illegal and non-integer actions raise ``IllegalActionError``."""
     rng = np.random.default_rng(seed)

@@ -114,7 +114,12 @@ class Game(ABC):
 
     @abstractmethod
     def determinize(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
-        """A copy with every hidden item ``viewer`` cannot see resampled consistently."""
+        """A copy with every hidden item ``viewer`` cannot see resampled consistently.
+
+        The result must depend only on ``rng`` and on what ``viewer`` sees (resample
+        from a canonical ordering of the hidden items), so that search agents built
+        on it cannot be influenced by hidden information.
+        """
 
     @abstractmethod
     def decision_description(self, state: Any) -> str:

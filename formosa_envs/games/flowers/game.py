@@ -144,7 +144,9 @@ class FlowersGame(StackGame):
         """Reshuffle the deck and the other players' hands, keeping every size."""
         out = state.clone()
         others = [p for p in range(state.num_players) if p != viewer]
-        pool = list(out.deck) + [c for p in others for c in out.hands[p]]
+        # a canonical (sorted) pool: the result depends on the rng and on what the
+        # viewer sees, never on how the hidden cards happened to be arranged
+        pool = sorted(out.deck + [c for p in others for c in out.hands[p]])
         order = rng.permutation(len(pool))
         shuffled = [pool[i] for i in order]
         out.deck = shuffled[:len(out.deck)]
