@@ -5,7 +5,8 @@ Build any agent from a short spec with :func:`make_agent`:
 ===================  ====================================================
 ``random``           masked uniform random
 ``heuristic``        the game's greedy heuristic (``agents/heuristics/``)
-``mcts`` / ``mcts:N``  information-set MCTS with N simulations per move
+``mcts[:N[:R]]``     information-set MCTS, N simulations per move (default 100),
+                     R = ``random`` (default) or ``heuristic`` rollouts
 ``policy:PATH``      a trained policy exported as ``.npz`` (numpy forward pass)
 ===================  ====================================================
 """
@@ -34,9 +35,12 @@ def make_agent(spec: str, game: str = "flowers", seed: int | None = None) -> Age
         heuristics = importlib.import_module("agents.heuristics")
         return heuristics.HeuristicAgent(game, seed=seed)
     if kind == "mcts":
-        from .mcts import MCTSAgent
-        budget = _int_arg(spec, arg, default=100)
-        return MCTSAgent(simulations=budget, seed=seed)
+        from .mcts import ROLLOUTS, MCTSAgent
+        budget_text, _, rollout = arg.partition(":")
+        if rollout and rollout not in ROLLOUTS:
+            raise AgentSpecError(f"agent spec {spec!r}: rollout must be one of {ROLLOUTS}")
+        budget = _int_arg(spec, budget_text, default=100)
+        return MCTSAgent(simulations=budget, seed=seed, rollout=rollout or "random")
     if kind == "policy":
         if not arg:
             raise AgentSpecError(f"agent spec {spec!r} needs a path: policy:PATH.npz")

@@ -91,3 +91,16 @@ def test_unknown_game_and_bad_options() -> None:
         HeuristicAgent("chess")
     with pytest.raises(ValueError):
         MCTSAgent(simulations=0)
+
+
+def test_mcts_spec_options_and_heuristic_rollouts() -> None:
+    from agents import AgentSpecError
+    agent = make_agent("mcts:6:heuristic", "flowers", seed=0)
+    assert isinstance(agent, MCTSAgent) and agent.rollout == "heuristic"
+    assert agent.simulations == 6
+    game = make_game("flowers", num_players=2)
+    assert not play_game(game, [agent, make_agent("random", "flowers", seed=1)], 0).truncated
+    game_horizon = MCTSAgent(simulations=4, seed=0, horizon="game")
+    assert not play_game(game, [game_horizon, make_agent("random", seed=2)], 1).truncated
+    with pytest.raises(AgentSpecError, match="rollout"):
+        make_agent("mcts:5:smart")
