@@ -128,3 +128,18 @@ def test_export_command_and_zip_spec_message(tiny_run: Path, tmp_path: Path) -> 
                                PolicyAgent.load(tiny_run / "policy.npz").logits(obs), atol=1e-6)
     with pytest.raises(AgentSpecError, match="training checkpoint"):
         make_agent(f"policy:{tiny_run / 'model.zip'}")
+
+
+def test_subprocess_vec_env_steps(tmp_path: Path) -> None:
+    """--vec-env subproc: one process per env, opponents built inside each process."""
+    config = load_config("flowers", n_envs=2, vec_env="subproc", out=str(tmp_path))
+    venv = make_vec_env(config, tmp_path / "pool")
+    try:
+        obs = venv.reset()
+        for _ in range(20):
+            masks = venv.env_method("action_masks")
+            actions = [int(np.flatnonzero(m)[0]) for m in masks]
+            obs, rewards, dones, infos = venv.step(np.array(actions))
+        assert obs.shape[0] == 2 and len(rewards) == 2
+    finally:
+        venv.close()
