@@ -1,5 +1,6 @@
 """The shared core (stdlib + numpy only): engine contract, decision stack, action
-segments, observer pieces, data loading and the contract-check kit."""
+segments, observer pieces, payments with alternative sources, data loading and the
+contract-check kit."""
 
 from .actions import ActionSpace, Segment
 from .decisions import Decision, Handler
@@ -12,7 +13,9 @@ from .errors import (
     StateFormatError,
 )
 from .observer import ObservationLayout, Piece, seat_order
+from .payment import PayHandler, PaymentModel, feasible, legal_sources, start_payment
 
 __all__ = ["CHANCE", "TERMINAL", "ActionSpace", "ConfigError", "DataError", "Decision",
            "FormosaError", "Game", "Handler", "IllegalActionError", "ObservationLayout",
-           "Piece", "Segment", "StackGame", "StateFormatError", "rank_returns", "seat_order"]
+           "PayHandler", "PaymentModel", "Piece", "Segment", "StackGame", "StateFormatError",
+           "feasible", "legal_sources", "rank_returns", "seat_order", "start_payment"]
