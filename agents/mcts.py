@@ -59,7 +59,8 @@ class MCTSAgent(StateAgent):
 
     def __init__(self, simulations: int = 100, seed: int | None = None, *,
                  exploration: float = 0.7, rollout: str = "random",
-                 horizon: str = "round", score_scale: float = 10.0) -> None:
+                 horizon: str = "round", score_scale: float = 10.0,
+                 prior_weight: float = 0.0) -> None:
         if simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
         if rollout not in ROLLOUTS:
@@ -71,6 +72,7 @@ class MCTSAgent(StateAgent):
         self.rollout = rollout
         self.horizon = horizon
         self.score_scale = score_scale
+        self.prior_weight = prior_weight
         self.rng = np.random.default_rng(seed)
         self._policy: dict[str, Callable[[Any, Any, np.random.Generator], int]] = {}
 
@@ -110,11 +112,13 @@ class MCTSAgent(StateAgent):
                 if a in children:
                     children[a].avail += 1
             mover = game.current_player(s)
+            hint = self._heuristic(game)(game, s, self.rng) if self.prior_weight else None
             if untried:
-                action = untried[int(self.rng.integers(len(untried)))]
+                action = hint if hint in untried else \
+                    untried[int(self.rng.integers(len(untried)))]
                 node = children[action] = _Node(mover)
             else:
-                action = self._select(children, legal)
+                action = self._select(children, legal, hint)
                 node = children[action]
             path.append(node)
             game.apply_action(s, action)
@@ -124,14 +128,16 @@ class MCTSAgent(StateAgent):
                 break
         return path
 
-    def _select(self, children: dict[int, _Node], legal: list[int]) -> int:
+    def _select(self, children: dict[int, _Node], legal: list[int], hint: int | None) -> int:
         """The legal action with the best UCB1 score (availability-count form)."""
-        c = self.exploration
+        c, w = self.exploration, self.prior_weight
         best, best_score = legal[0], -math.inf
         for a in legal:
             child = children[a]
-            score = child.total / child.visits + c * math.sqrt(math.log(child.avail)
-                                                               / child.visits)
+            n = child.visits
+            score = child.total / n + c * math.sqrt(math.log(child.avail) / n)
+            if a == hint:
+                score += w / (n + 1)
             if score > best_score:
                 best, best_score = a, score
         return best
@@ -155,6 +161,10 @@ class MCTSAgent(StateAgent):
         """The move chooser of rollouts (the game's heuristic is imported on first use)."""
         if self.rollout == "random":
             return _random_move
+        return self._heuristic(game)
+
+    def _heuristic(self, game: Any) -> Callable[[Any, Any, np.random.Generator], int]:
+        """The game's heuristic move chooser (imported on first use)."""
         if game.name not in self._policy:
             from .heuristics import heuristic_module
             self._policy[game.name] = heuristic_module(game.name).choose

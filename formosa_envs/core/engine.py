@@ -41,6 +41,8 @@ class Game(ABC):
     """Rules of one game at one configuration; stateless apart from config and data."""
 
     name: ClassVar[str] = "game"
+    hidden_information: ClassVar[bool] = True
+    """False for games where every seat sees everything (only chance is unknown)."""
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 1
     state_class: ClassVar[type]

@@ -28,6 +28,8 @@ class GameInfo:
 GAMES: dict[str, GameInfo] = {
     "flowers": GameInfo("flowers", "Formosa Flowers", "formosa/flowers-v0",
                         "formosa_envs.games.flowers", 2, 4),
+    "taiwan": GameInfo("taiwan", "Taiwan Formosa", "formosa/taiwan-v0",
+                       "formosa_envs.games.taiwan", 2, 5),
 }
 
 

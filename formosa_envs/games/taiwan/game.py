@@ -1,0 +1,274 @@
+"""Taiwan Formosa as a formosa engine (the ``Game`` contract over a decision stack).
+
+See ``actions.py`` for the action ids, ``rules.py`` / ``flow.py`` for the rules,
+``payment.py`` for how costs are paid and ``seeds/taiwan.md`` for the spec.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from formosa_envs.core.actions import ActionSpace
+from formosa_envs.core.decisions import Decision
+from formosa_envs.core.engine import CHANCE, StackGame, rank_returns
+from formosa_envs.core.errors import StateFormatError
+from formosa_envs.core.payment import feasible
+
+from . import actions as A
+from . import observer
+from .cards import REGIONS, load_buildings, load_landmarks
+from .config import MAX_PLAYERS, MIN_PLAYERS, TaiwanConfig
+from .flow import FLOW, RED_KEYS
+from .payment import BUY_COIN, WORKER, TaiwanPayment, cost_units
+from .render import label_action, render_text
+from .rules import (
+    CHARITY,
+    HOT_SPRING,
+    P_CHARITY,
+    P_COINS,
+    P_ITEMS,
+    P_LANDMARK,
+    P_MERCHANT,
+    P_OVERTIME,
+    P_TEMPLE,
+    PUBLIC_ART,
+    UNITS,
+    handlers,
+    place_markers,
+)
+from .state import LANDMARK0, NUM_DECKS, TaiwanState, new_state
+
+MAX_DECISIONS = 6000
+
+
+class TaiwanGame(StackGame):
+    """Taiwan Formosa for 2-5 players."""
+
+    name: ClassVar[str] = "taiwan"
+    hidden_information: ClassVar[bool] = False  # deck order is chance, not information
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    state_class: ClassVar[type] = TaiwanState
+
+    def __init__(self, config: TaiwanConfig | None = None) -> None:
+        super().__init__(config or TaiwanConfig())
+        self.buildings = load_buildings(self.config.building_file)
+        self.landmarks = load_landmarks(self.config.landmark_file)
+        self.type_id = {b.key: b.id for b in self.buildings}
+        self.deck_cards = [[lm.id for lm in self.landmarks if lm.deck == d]
+                           for d in range(NUM_DECKS)]
+        self.region_of = [REGIONS.index(lm.region) for lm in self.landmarks]
+        self.payment = TaiwanPayment(self)
+        self.handlers = handlers(self)  # type: ignore[misc]
+
+    def build_action_space(self) -> ActionSpace:
+        """See ``actions.py``."""
+        return A.ACTION_SPACE
+
+    @property
+    def observation_size(self) -> int:
+        """Length of a seat's observation."""
+        return observer.LAYOUT.size
+
+    @property
+    def state_size(self) -> int:
+        """Seat 0's view is the global state: nothing else is hidden."""
+        return observer.LAYOUT.size
+
+    @property
+    def max_game_length(self) -> int:
+        """Truncation guard in player decisions."""
+        return MAX_DECISIONS
+
+    def new_initial_state(self) -> TaiwanState:
+        """A new game at its first setup chance event."""
+        state = new_state(self.num_players, self.deck_cards)
+        self.settle(state)
+        return state
+
+    def advance(self, state: TaiwanState) -> None:
+        """One step of the phase flow."""
+        FLOW[state.phase](self, state)
+
+    # ----- card helpers ---------------------------------------------------------------
+    def completed(self, s: TaiwanState, p: int, key: str) -> int:
+        """How many completed copies of building ``key`` player ``p`` owns."""
+        return s.built[p].count(self.type_id[key])
+
+    def card_vp(self, code: int) -> int:
+        """Printed VP of a building type or landmark code."""
+        if code < LANDMARK0:
+            return self.buildings[code].vp
+        return self.landmarks[code - LANDMARK0].vp
+
+    def card_key(self, code: int) -> str:
+        """The ability key of a building code ("landmark" for landmarks)."""
+        return self.buildings[code].key if code < LANDMARK0 else "landmark"
+
+    def exclusive_owner(self, s: TaiwanState, key: str) -> int:
+        """Who holds red building ``key``'s ability (-1 for nobody)."""
+        return s.exclusive[RED_KEYS.index(key)]
+
+    def _other_holds(self, s: TaiwanState, p: int, key: str) -> bool:
+        owner = self.exclusive_owner(s, key)
+        return owner >= 0 and owner != p
+
+    def purchase_units(self, s: TaiwanState, p: int, card: Any) -> tuple[int, ...]:
+        """A card's cost, its worker and the Urban Development Bureau fee if due."""
+        fee = (BUY_COIN,) if self._other_holds(s, p, "urban_development_bureau") else ()
+        return (*cost_units(card.wood, card.brick, card.steel, card.stone, card.coins, True),
+                WORKER, *fee)
+
+    # ----- the action turn ----------------------------------------------------------
+    def action_options(self, s: TaiwanState, p: int) -> list[int]:
+        """Every non-PASS action ``p`` can complete now."""
+        pay, options = self.payment, []
+        for t in range(18):
+            units = self.purchase_units(s, p, self.buildings[t])
+            if s.piles[t] > 0 and feasible(pay, s, p, units):
+                options.append(A.BUY_B0 + t)
+        for d in range(NUM_DECKS):
+            card = s.face_up[d]
+            if card >= 0 and feasible(pay, s, p,
+                                      self.purchase_units(s, p, self.landmarks[card])):
+                options.append(A.BUY_L0 + d)
+        options += self._exchange_options(s, p)
+        options += [A.OVERTIME0 + i for i, (_c, space) in enumerate(s.track[p][:A.TRACK_SLOTS])
+                    if space >= 2 and feasible(pay, s, p, UNITS["overtime"])]
+        options += [A.CHARITY0 + r for r in range(4)
+                    if s.markers[p] > 0 and feasible(pay, s, p, self.charity_units(r))]
+        if (self.completed(s, p, "temple") > s.temple_used[p]
+                and feasible(pay, s, p, UNITS["temple"])):
+            options.append(A.TEMPLE)
+        return options
+
+    def _exchange_options(self, s: TaiwanState, p: int) -> list[int]:
+        pay, out = self.payment, []
+        for first, units in ((A.EX_ITEMS0, UNITS["items"]), (A.EX_COINS0, UNITS["coins"]),
+                             (A.EX_MERCH0, UNITS["merchant"])):
+            if feasible(pay, s, p, units):
+                out += [first + o for o in range(len(A.OUTPUTS))]
+        return out
+
+    @staticmethod
+    def charity_units(region: int) -> tuple[int, ...]:
+        """The units of a charitable contribution to ``region``."""
+        resource, count, coins = CHARITY[region]
+        amounts = [0, 0, 0, 0]
+        amounts[resource] = count
+        return cost_units(*amounts, coins, purchase=False)
+
+    def action_payment(self, s: TaiwanState, p: int, action: int) -> tuple[int, tuple[int, ...]]:
+        """The purpose and units of a chosen action."""
+        seg, i = self.action_space.decode(action)
+        if seg == "BUY_BUILDING":
+            return i, self.purchase_units(s, p, self.buildings[i])
+        if seg == "BUY_LANDMARK":
+            return P_LANDMARK + i, self.purchase_units(s, p, self.landmarks[s.face_up[i]])
+        if seg == "CHARITY":
+            return P_CHARITY + i, self.charity_units(i)
+        base, units = {"EXCHANGE_ITEMS": (P_ITEMS, UNITS["items"]),
+                       "EXCHANGE_COINS": (P_COINS, UNITS["coins"]),
+                       "EXCHANGE_MERCHANT": (P_MERCHANT, UNITS["merchant"]),
+                       "OVERTIME": (P_OVERTIME, UNITS["overtime"]),
+                       "TEMPLE": (P_TEMPLE, UNITS["temple"])}[seg]
+        return base + i, units
+
+    def place_building(self, s: TaiwanState, p: int, t: int) -> None:
+        """A paid building goes on the time track; fees, Train Station count, placements."""
+        b = self.buildings[t]
+        s.piles[t] -= 1
+        s.bought[p][t] += 1
+        self._pay_fee(s, p)
+        s.track[p].append([t, b.time + self._other_holds(s, p, "demolition_company")])
+        s.last_event = f"player {p} bought {b.name}"
+        if b.key == "public_art_installation" and s.markers[p] > 0 and any(
+                p not in region for region in s.regions):
+            s.stack.append(self._region_decision(p, PUBLIC_ART))
+        elif b.key == "hot_spring_hotel":  # scores even with no marker left (R-12)
+            s.stack.append(self._region_decision(p, HOT_SPRING))
+
+    @staticmethod
+    def _region_decision(p: int, kind: int) -> Decision:
+        return Decision("region", p, ctx=(kind,))
+
+    def place_landmark(self, s: TaiwanState, p: int, deck: int) -> None:
+        """A paid landmark goes on the track, places a marker, and the deck turns its next."""
+        card = s.face_up[deck]
+        lm = self.landmarks[card]
+        s.face_up[deck] = -1
+        self._pay_fee(s, p)
+        delay = self._other_holds(s, p, "demolition_company")
+        s.track[p].append([LANDMARK0 + card, lm.time + delay])
+        place_markers(s, p, self.region_of[card], 1)
+        s.last_event = f"player {p} bought {lm.name}"
+        if s.decks[deck]:
+            s.stack.append(Decision("reveal", CHANCE, ctx=(deck,)))
+
+    def _pay_fee(self, s: TaiwanState, p: int) -> None:
+        if self._other_holds(s, p, "urban_development_bureau"):
+            s.coins[self.exclusive_owner(s, "urban_development_bureau")] += 1
+
+    # ----- contract -----------------------------------------------------------------
+    def scores(self, state: TaiwanState) -> list[float]:
+        """Victory points of each seat (``returns`` breaks ties by coins)."""
+        return [float(v) for v in state.vp]
+
+    def returns(self, state: TaiwanState) -> list[float]:
+        """Rank returns on (VP, coins): the rulebook's tie-break."""
+        if not self.is_terminal(state):
+            return [0.0] * self.num_players
+        keys = [v * 10_000 + c for v, c in zip(state.vp, state.coins, strict=True)]
+        return rank_returns(keys)
+
+    def observe(self, state: TaiwanState, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (everything but deck order is public)."""
+        return observer.observe(self, state, seat)
+
+    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
+        """The named pieces of the observation."""
+        return observer.LAYOUT.describe()
+
+    def state_vector(self, state: TaiwanState) -> np.ndarray:
+        """Seat 0's view: nothing is hidden apart from the landmark decks' order."""
+        return observer.observe(self, state, 0)
+
+    def render(self, state: TaiwanState, viewer: int | None = None) -> str:
+        """The table as text."""
+        return render_text(self, state, viewer)
+
+    def action_label(self, state: TaiwanState, action: int) -> str:
+        """A readable label."""
+        return label_action(self, state, action)
+
+    def determinize(self, state: TaiwanState, viewer: int,
+                    rng: np.random.Generator) -> TaiwanState:
+        """Nothing is hidden: deck contents are public (by back) and draws are chance."""
+        return state.clone()
+
+    def check_invariants(self, s: TaiwanState) -> None:
+        """Building copies, landmarks and markers are conserved; no negative holdings."""
+        n = s.num_players
+        for t in range(18):
+            owned = sum(s.bought[p][t] for p in range(n))
+            assert s.piles[t] + owned == (self.buildings[t].copies if s.in_game[t] else 0)
+        placed = {c - LANDMARK0 for p in range(n) for c, _ in s.track[p] if c >= LANDMARK0}
+        placed |= {c - LANDMARK0 for p in range(n) for c in s.built[p] if c >= LANDMARK0}
+        cards = [c for d in s.decks for c in d] + [c for c in s.face_up if c >= 0] + list(placed)
+        assert sorted(cards) == list(range(len(self.landmarks))), "landmarks lost"
+        for p in range(n):
+            on_board = sum(r.count(p) for r in s.regions)
+            assert on_board + s.markers[p] == 7, "markers lost"
+            values = [s.coins[p], s.workers[p], s.merchants[p], s.tribal[p], *s.res[p],
+                      *s.warehouse[p], s.markers[p]]
+            assert min(values) >= 0, f"negative holding for player {p}: {values}"
+
+    def validate_state(self, state: TaiwanState) -> None:
+        """A restored state must hold every card and marker once."""
+        try:
+            self.check_invariants(state)
+        except (AssertionError, IndexError, TypeError) as exc:
+            raise StateFormatError(f"saved Taiwan Formosa state is inconsistent: {exc}") from None
+

@@ -1,0 +1,105 @@
+"""Taiwan Formosa observation: every public item, egocentric and padded to 5 seats.
+
+Nothing in Taiwan Formosa is private: hands, tracks and boards are open. Only
+the order of the face-down landmark cards is unknown, and every reveal is a
+chance event, so no seat's observation depends on hidden information.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from formosa_envs.core.observer import ObservationLayout, Piece, scaled, seat_order
+
+from .state import CARD_CODES, NUM_DECKS, TaiwanState
+
+if TYPE_CHECKING:
+    from .game import TaiwanGame
+
+S = 5
+SEAT_FEATURES = ("present", "is_turn", "is_start", "coins/100", "vp/100", "wood", "brick",
+                 "steel", "stone", "workers", "merchants", "tribal", "wh_wood", "wh_brick",
+                 "wh_steel", "wh_stone", "markers/7", "sawmill_used", "brickworks_used",
+                 "steelworks_used", "stone_factory_used", "temple_used")
+KINDS = ("declare", "act", "pay", "region", "warehouse", "judicial", "cleanup")
+UNIT_COUNT = 9
+LAYOUT = ObservationLayout([
+    Piece("seats", (S, len(SEAT_FEATURES)), "per-seat public state, egocentric"),
+    Piece("tracks", (S, CARD_CODES, 6), "uncompleted cards per seat, card x space (count/4)"),
+    Piece("built", (S, CARD_CODES), "completed cards per seat (count/4)"),
+    Piece("bought", (S, 18), "building types bought per seat (count/4)"),
+    Piece("exclusive", (4, S), "holder of each red building's ability (egocentric)"),
+    Piece("regions", (4, S + 1, 2), "per region and owner (+ neutral): markers/7, "
+          "first placement (i+1)/10"),
+    Piece("piles", (18,), "copies left per building type / 4"),
+    Piece("in_game", (18,), "building types drawn for this game"),
+    Piece("face_up", (NUM_DECKS, 16), "face-up landmark of each deck"),
+    Piece("deck_sizes", (NUM_DECKS,), "face-down cards per deck / 4"),
+    Piece("phase", (7,), "round phase one-hot"),
+    Piece("decision", (len(KINDS),), "the observer's pending decision kind"),
+    Piece("units", (UNIT_COUNT,), "units left to pay in the observer's payment (count/10)"),
+    Piece("globals", (3,), "round/20, final round, empty piles/5"),
+    Piece("players", (4,), "player count one-hot (2-5)"),
+])
+
+
+def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
+    """The observation vector of ``viewer``."""
+    vec = LAYOUT.new_vector()
+    v = LAYOUT.view
+    order = seat_order(viewer, s.num_players)
+    rel = {p: i for i, p in enumerate(order)}
+    v(vec, "seats")[:len(order)] = [_seat_row(s, p) for p in order]
+    tracks, built, bought = v(vec, "tracks"), v(vec, "built"), v(vec, "bought")
+    for i, p in enumerate(order):
+        for code, space in s.track[p]:
+            tracks[i, code, min(space, 6) - 1] += 0.25
+        for code in s.built[p]:
+            built[i, code] += 0.25
+        bought[i] = np.asarray(s.bought[p], np.float32) / 4
+    for k, owner in enumerate(s.exclusive):
+        if owner >= 0:
+            v(vec, "exclusive")[k, rel[owner]] = 1.0
+    _write_regions(s, v(vec, "regions"), rel)
+    _write_table(game, s, vec, viewer)
+    return vec
+
+
+def _seat_row(s: TaiwanState, p: int) -> list[float]:
+    return [1.0, float(p == s.turn), float(p == s.start_player), scaled(s.coins[p], 100),
+            scaled(s.vp[p], 100), *(scaled(x, 10) for x in s.res[p]), scaled(s.workers[p], 10),
+            scaled(s.merchants[p], 10), scaled(s.tribal[p], 6),
+            *(scaled(x, 6) for x in s.warehouse[p]), s.markers[p] / 7,
+            *(min(s.factory_used[p][r], 1.0) for r in range(4)), min(s.temple_used[p], 1.0)]
+
+
+def _write_regions(s: TaiwanState, view: np.ndarray, rel: dict[int, int]) -> None:
+    for r, markers in enumerate(s.regions):
+        for i, owner in enumerate(markers):
+            col = rel.get(owner, S)  # the neutral colour sits in the last column
+            view[r, col, 0] += 1 / 7
+            if view[r, col, 1] == 0:
+                view[r, col, 1] = (i + 1) / 10
+
+
+def _write_table(game: TaiwanGame, s: TaiwanState, vec: np.ndarray, viewer: int) -> None:
+    v = LAYOUT.view
+    v(vec, "piles")[:] = np.asarray(s.piles, np.float32) / 4
+    v(vec, "in_game")[:] = np.asarray(s.in_game, np.float32)
+    for d, card in enumerate(s.face_up):
+        if card >= 0:
+            v(vec, "face_up")[d, card] = 1.0
+        v(vec, "deck_sizes")[d] = len(s.decks[d]) / 4
+    v(vec, "phase")[s.phase] = 1.0
+    if not s.over and s.stack and s.stack[-1].player == viewer:
+        d = s.stack[-1]
+        v(vec, "decision")[KINDS.index(d.kind)] = 1.0
+        if d.kind == "pay":
+            for unit in d.ctx[1:]:
+                v(vec, "units")[unit] += 0.1
+    empty = sum(1 for t in range(18) if s.in_game[t] and s.piles[t] == 0)
+    empty += sum(1 for d in range(NUM_DECKS) if s.face_up[d] < 0 and not s.decks[d])
+    v(vec, "globals")[:] = (scaled(s.round, 20), float(s.final_round), scaled(empty, 5))
+    v(vec, "players")[s.num_players - 2] = 1.0

@@ -1,0 +1,121 @@
+"""Taiwan Formosa payments: units, sources and the model for ``core.payment``.
+
+Units (what a cost asks for): a coin, a coin of a card purchase (which the
+four factories may replace by a resource), each resource, a worker, a
+merchant, and "any item" (the 3-item exchange: a resource, worker or
+merchant). Sources (where one unit comes from): the purse, hand resources,
+Warehouse resources, hand workers, Tribal Village workers, merchants, and a
+factory's once-a-round resource-for-coin substitution (from hand resources).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from .state import RESOURCES, TaiwanState
+
+if TYPE_CHECKING:
+    from .game import TaiwanGame
+
+# units
+COIN, BUY_COIN, WORKER, MERCHANT, ITEM = 0, 1, 2, 3, 4
+RES_UNIT0 = 5                      # 5..8: wood, brick, steel, stone
+# sources
+PURSE, HAND_WORKER, TRIBAL_WORKER, MERCHANT_TILE = 0, 1, 2, 3
+HAND0, WAREHOUSE0, FACTORY0 = 4, 8, 12   # + resource index
+SOURCE_NAMES = ("coins", "hand worker", "Tribal Village worker", "merchant",
+                "wood", "brick", "steel", "stone",
+                "Warehouse wood", "Warehouse brick", "Warehouse steel", "Warehouse stone",
+                "Sawmill (wood as a coin)", "Brickworks (brick as a coin)",
+                "Steelworks (steel as a coin)", "Stone Factory (stone as a coin)")
+FACTORY_KEYS = ("sawmill", "brickworks", "steelworks", "stone_factory")
+_ITEM_SOURCES = (HAND_WORKER, TRIBAL_WORKER, MERCHANT_TILE,
+                 *(HAND0 + r for r in range(RESOURCES)),
+                 *(WAREHOUSE0 + r for r in range(RESOURCES)))
+
+
+def cost_units(wood: int, brick: int, steel: int, stone: int, coins: int,
+               purchase: bool) -> tuple[int, ...]:
+    """The units of a printed cost (coins of a card purchase may use factories)."""
+    units: list[int] = []
+    for r, count in enumerate((wood, brick, steel, stone)):
+        units += [RES_UNIT0 + r] * count
+    return (*units, *([BUY_COIN if purchase else COIN] * coins))
+
+
+class TaiwanPayment:
+    """The :class:`~formosa_envs.core.payment.PaymentModel` of Taiwan Formosa."""
+
+    def __init__(self, game: TaiwanGame) -> None:
+        self.game = game
+
+    def sources(self, s: TaiwanState, p: int, unit: int) -> Sequence[int]:
+        """Which sources may pay ``unit``."""
+        if unit == COIN:
+            return (PURSE,)
+        if unit == BUY_COIN:
+            return (PURSE, *(FACTORY0 + r for r in range(RESOURCES)))
+        if unit == WORKER:
+            return (HAND_WORKER, TRIBAL_WORKER)
+        if unit == MERCHANT:
+            return (MERCHANT_TILE,)
+        if unit == ITEM:
+            return _ITEM_SOURCES
+        r = unit - RES_UNIT0
+        return (HAND0 + r, WAREHOUSE0 + r)
+
+    def can_take(self, s: TaiwanState, p: int, source: int, used: Mapping[int, int]) -> bool:
+        """Whether ``source`` can pay one more unit after ``used``."""
+        u = used.get
+        if source == PURSE:
+            return u(PURSE, 0) < s.coins[p]
+        if source == HAND_WORKER:
+            return u(source, 0) < s.workers[p]
+        if source == TRIBAL_WORKER:
+            return u(source, 0) < s.tribal[p]
+        if source == MERCHANT_TILE:
+            return u(source, 0) < s.merchants[p]
+        if source < WAREHOUSE0:
+            r = source - HAND0
+            return u(source, 0) + u(FACTORY0 + r, 0) < s.res[p][r]
+        if source < FACTORY0:
+            return u(source, 0) < s.warehouse[p][source - WAREHOUSE0]
+        r = source - FACTORY0
+        return (u(source, 0) < self.factory_uses_left(s, p, r)
+                and u(HAND0 + r, 0) + u(source, 0) < s.res[p][r])
+
+    def factory_uses_left(self, s: TaiwanState, p: int, r: int) -> int:
+        """Substitutions left this round: one per completed copy of the factory."""
+        return self.game.completed(s, p, FACTORY_KEYS[r]) - s.factory_used[p][r]
+
+    def take(self, s: TaiwanState, p: int, unit: int, source: int) -> None:
+        """Remove one item from ``source``."""
+        if source == PURSE:
+            s.coins[p] -= 1
+        elif source == HAND_WORKER:
+            s.workers[p] -= 1
+        elif source == TRIBAL_WORKER:
+            s.tribal[p] -= 1
+        elif source == MERCHANT_TILE:
+            s.merchants[p] -= 1
+        elif source < WAREHOUSE0:
+            s.res[p][source - HAND0] -= 1
+        elif source < FACTORY0:
+            s.warehouse[p][source - WAREHOUSE0] -= 1
+        else:
+            s.res[p][source - FACTORY0] -= 1
+            s.factory_used[p][source - FACTORY0] += 1
+
+    def finish(self, s: TaiwanState, p: int, purpose: int) -> None:
+        """Carry out what was paid for (see ``rules.PURPOSES``)."""
+        from .rules import complete_purpose
+        complete_purpose(self.game, s, p, purpose)
+
+
+def describe_unit(unit: int) -> str:
+    """A readable unit name."""
+    names = {COIN: "coin", BUY_COIN: "coin", WORKER: "worker", MERCHANT: "merchant",
+             ITEM: "item"}
+    return names.get(unit) or ("wood", "brick", "steel", "stone")[unit - RES_UNIT0]
+

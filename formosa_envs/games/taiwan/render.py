@@ -1,0 +1,102 @@
+"""Text rendering and action labels for Taiwan Formosa."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from formosa_envs.core.engine import CHANCE
+
+from . import actions as A
+from .payment import SOURCE_NAMES, describe_unit
+from .state import LANDMARK0, TaiwanState
+
+if TYPE_CHECKING:
+    from .game import TaiwanGame
+
+PHASES = ("setup", "dice", "actions", "building", "income", "cleanup", "round end")
+FACES = ("wood", "brick", "steel", "stone", "worker", "merchant")
+
+
+def card_name(game: TaiwanGame, code: int) -> str:
+    """The name of a building type or landmark code."""
+    if code < LANDMARK0:
+        return game.buildings[code].name
+    return game.landmarks[code - LANDMARK0].name
+
+
+def render_text(game: TaiwanGame, s: TaiwanState, viewer: int | None = None) -> str:
+    """The whole (public) table as text."""
+    lines = [f"Taiwan Formosa - round {s.round}{' (final)' if s.final_round else ''} - "
+             f"{PHASES[s.phase]} phase - start player {s.start_player}"]
+    piles = [f"{game.buildings[t].name} x{s.piles[t]}" for t in range(18) if s.in_game[t]]
+    lines.append("Buildings: " + ", ".join(piles))
+    faces = [card_name(game, LANDMARK0 + c) if c >= 0 else "(empty)" for c in s.face_up]
+    lines.append("Landmarks: " + " | ".join(f"{f} (+{len(d)})" for f, d in
+                                            zip(faces, s.decks, strict=True)))
+    for r, name in enumerate(A.REGION_NAMES):
+        owners = " ".join("N" if o == s.num_players else str(o) for o in s.regions[r])
+        lines.append(f"{name}: {owners or '-'}")
+    for p in range(s.num_players):
+        lines.append(_player_line(game, s, p, viewer))
+    if s.last_event:
+        lines.append(f"Last: {s.last_event}")
+    lines.append("Now: " + game.decision_description(s))
+    return "\n".join(lines)
+
+
+def _player_line(game: TaiwanGame, s: TaiwanState, p: int, viewer: int | None) -> str:
+    res = "/".join(str(x) for x in s.res[p])
+    track = ", ".join(f"{card_name(game, c)}@{sp}" for c, sp in s.track[p]) or "-"
+    built = ", ".join(card_name(game, c) for c in s.built[p]) or "-"
+    you = " (you)" if p == viewer else ""
+    return (f"Player {p}{you}: {s.vp[p]} VP, {s.coins[p]} coins, wood/brick/steel/stone {res}, "
+            f"workers {s.workers[p]}+{s.tribal[p]}, merchants {s.merchants[p]}, "
+            f"markers {s.markers[p]}\n    track: {track}\n    built: {built}")
+
+
+def label_action(game: TaiwanGame, s: TaiwanState, action: int) -> str:
+    """A readable label for a player action or a chance outcome."""
+    if not s.over and s.stack and s.stack[-1].player == CHANCE:
+        kind = s.stack[-1].kind
+        if kind == "roll":
+            return f"roll {FACES[action]}"
+        if kind == "draw_type":
+            return f"draw {game.buildings[action].name}"
+        if kind == "reveal":
+            return f"reveal {game.landmarks[action].name}"
+        return f"start player {action}"
+    seg, i = game.action_space.decode(action)
+    return _LABELS[seg](game, s, i)
+
+
+def _pay_label(game: TaiwanGame, s: TaiwanState, i: int) -> str:
+    d = s.stack[-1] if s.stack else None
+    unit = f" one {describe_unit(d.ctx[1])}" if d is not None and d.kind == "pay" else ""
+    return f"pay{unit} with {SOURCE_NAMES[i]}"
+
+
+def _track_label(game: TaiwanGame, s: TaiwanState, i: int) -> str:
+    p = s.stack[-1].player if s.stack else 0
+    if i < len(s.track[p]):
+        code, space = s.track[p][i]
+        return f"work overtime on {card_name(game, code)} ({space} -> {space - 1})"
+    return f"work overtime on track entry {i}"
+
+
+_LABELS = {
+    "DECLARE_DICE": lambda g, s, i: f"roll {2 + i} dice ({5 * i} coins)",
+    "PASS": lambda g, s, i: "pass",
+    "BUY_BUILDING": lambda g, s, i: f"buy {g.buildings[i].name}",
+    "BUY_LANDMARK": lambda g, s, i: (f"buy landmark {card_name(g, LANDMARK0 + s.face_up[i])}"
+                                     if s.face_up[i] >= 0 else f"buy from landmark deck {i}"),
+    "EXCHANGE_ITEMS": lambda g, s, i: f"exchange 3 items for 1 {A.OUTPUTS[i]}",
+    "EXCHANGE_COINS": lambda g, s, i: f"exchange 9 coins for 1 {A.OUTPUTS[i]}",
+    "EXCHANGE_MERCHANT": lambda g, s, i: f"exchange a merchant + 2 coins for 1 {A.OUTPUTS[i]}",
+    "OVERTIME": _track_label,
+    "CHARITY": lambda g, s, i: f"charitable contribution to {A.REGION_NAMES[i]}",
+    "TEMPLE": lambda g, s, i: "Temple: 2 coins for 2 VP",
+    "PAY": _pay_label,
+    "REGION": lambda g, s, i: f"place in {A.REGION_NAMES[i]}",
+    "WAREHOUSE": lambda g, s, i: f"Warehouse stores 3 {A.OUTPUTS[i + 1]}",
+    "DISCARD": lambda g, s, i: f"discard 1 {A.OUTPUTS[i + 1]}",
+}
