@@ -181,10 +181,10 @@ class MCTSAgent(StateAgent):
         """Bounded, zero-sum value of the score gains since the root (a horizon cut)."""
         n = len(scores)
         if n == 1:
-            return [math.tanh((scores[0] - root[0]) / self.score_scale)]
+            return [_clip((scores[0] - root[0]) / self.score_scale)]
         gain = [a - b for a, b in zip(scores, root, strict=True)]
         k = self.score_scale
-        return [sum(math.tanh((gain[p] - gain[o]) / k) for o in range(n) if o != p) / (n - 1)
+        return [sum(_clip((gain[p] - gain[o]) / k) for o in range(n) if o != p) / (n - 1)
                 for p in range(n)]
 
 
@@ -193,6 +193,11 @@ def _visit_key(node: _Node | None) -> tuple[int, float]:
     if node is None or node.visits == 0:
         return (0, -math.inf)
     return (node.visits, node.total / node.visits)
+
+
+def _clip(x: float) -> float:
+    """``x`` clipped to [-1, 1]."""
+    return -1.0 if x < -1.0 else (1.0 if x > 1.0 else x)
 
 
 def _round(state: Any) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.base import StateAgent
 
-HEURISTIC_GAMES = ("flowers",)
+HEURISTIC_GAMES = ("flowers", "taiwan")
 """Games that have a heuristic module in this package."""
 
 

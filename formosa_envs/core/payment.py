@@ -52,7 +52,23 @@ class PaymentModel(Protocol):
 
 def feasible(model: PaymentModel, state: Any, player: int, units: Sequence[int],
              used: dict[int, int] | None = None) -> bool:
-    """Whether ``units`` can all be paid from the current sources."""
+    """Whether ``units`` can all be paid from the current sources.
+
+    A model may define ``fast_feasible(state, player, units, used)`` returning
+    True/False (or None to fall back to the exact search below); it must agree
+    with the search, which a game's tests should check.
+    """
+    fast = getattr(model, "fast_feasible", None)
+    if fast is not None:
+        answer = fast(state, player, units, used or {})
+        if answer is not None:
+            return bool(answer)
+    return search_feasible(model, state, player, units, used)
+
+
+def search_feasible(model: PaymentModel, state: Any, player: int, units: Sequence[int],
+                    used: dict[int, int] | None = None) -> bool:
+    """The exact feasibility search (one source per unit, backtracking)."""
     used = dict(used or {})
     return _assign(model, state, player, sorted(units, key=lambda u: len(
         model.sources(state, player, u))), 0, used)

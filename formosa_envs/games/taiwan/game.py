@@ -14,14 +14,21 @@ from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.decisions import Decision
 from formosa_envs.core.engine import CHANCE, StackGame, rank_returns
 from formosa_envs.core.errors import StateFormatError
-from formosa_envs.core.payment import feasible
 
 from . import actions as A
 from . import observer
 from .cards import REGIONS, load_buildings, load_landmarks
 from .config import MAX_PLAYERS, MIN_PLAYERS, TaiwanConfig
 from .flow import FLOW, RED_KEYS
-from .payment import BUY_COIN, WORKER, TaiwanPayment, cost_units
+from .payment import (
+    BUY_COIN,
+    WORKER,
+    TaiwanPayment,
+    affordable,
+    affordable_many,
+    cost_units,
+    needs_of,
+)
 from .render import label_action, render_text
 from .rules import (
     CHARITY,
@@ -41,6 +48,7 @@ from .rules import (
 from .state import LANDMARK0, NUM_DECKS, TaiwanState, new_state
 
 MAX_DECISIONS = 6000
+FIXED_NEEDS = {key: needs_of(units) for key, units in UNITS.items()}
 
 
 class TaiwanGame(StackGame):
@@ -61,6 +69,9 @@ class TaiwanGame(StackGame):
                            for d in range(NUM_DECKS)]
         self.region_of = [REGIONS.index(lm.region) for lm in self.landmarks]
         self.payment = TaiwanPayment(self)
+        self._units: dict[int, tuple[int, ...]] = {}
+        self._need_cache: dict[tuple[int, bool], list[int]] = {}
+        self._need_rows = self._build_need_rows()
         self.handlers = handlers(self)  # type: ignore[misc]
 
     def build_action_space(self) -> ActionSpace:
@@ -117,40 +128,81 @@ class TaiwanGame(StackGame):
 
     def purchase_units(self, s: TaiwanState, p: int, card: Any) -> tuple[int, ...]:
         """A card's cost, its worker and the Urban Development Bureau fee if due."""
-        fee = (BUY_COIN,) if self._other_holds(s, p, "urban_development_bureau") else ()
-        return (*cost_units(card.wood, card.brick, card.steel, card.stone, card.coins, True),
-                WORKER, *fee)
+        units = self._units.get(id(card))
+        if units is None:
+            units = (*cost_units(card.wood, card.brick, card.steel, card.stone, card.coins,
+                                 True), WORKER)
+            self._units[id(card)] = units
+        if self._other_holds(s, p, "urban_development_bureau"):
+            return (*units, BUY_COIN)
+        return units
 
     # ----- the action turn ----------------------------------------------------------
     def action_options(self, s: TaiwanState, p: int) -> list[int]:
-        """Every non-PASS action ``p`` can complete now."""
-        pay, options = self.payment, []
-        for t in range(18):
-            units = self.purchase_units(s, p, self.buildings[t])
-            if s.piles[t] > 0 and feasible(pay, s, p, units):
-                options.append(A.BUY_B0 + t)
-        for d in range(NUM_DECKS):
-            card = s.face_up[d]
-            if card >= 0 and feasible(pay, s, p,
-                                      self.purchase_units(s, p, self.landmarks[card])):
-                options.append(A.BUY_L0 + d)
-        options += self._exchange_options(s, p)
-        options += [A.OVERTIME0 + i for i, (_c, space) in enumerate(s.track[p][:A.TRACK_SLOTS])
-                    if space >= 2 and feasible(pay, s, p, UNITS["overtime"])]
-        options += [A.CHARITY0 + r for r in range(4)
-                    if s.markers[p] > 0 and feasible(pay, s, p, self.charity_units(r))]
-        if (self.completed(s, p, "temple") > s.temple_used[p]
-                and feasible(pay, s, p, UNITS["temple"])):
+        """Every non-PASS action ``p`` can complete now (one budget, vectorised checks)."""
+        budget = self.payment.budget(s, p)
+        fee = int(self._other_holds(s, p, "urban_development_bureau"))
+        ok = affordable_many(budget, self._need_rows[fee])
+        options = [A.BUY_B0 + t for t in range(18) if s.piles[t] > 0 and ok[t]]
+        options += [A.BUY_L0 + d for d in range(NUM_DECKS)
+                    if s.face_up[d] >= 0 and ok[18 + s.face_up[d]]]
+        for first, row in ((A.EX_ITEMS0, 34), (A.EX_COINS0, 35), (A.EX_MERCH0, 36)):
+            if ok[row]:
+                options += [first + o for o in range(len(A.OUTPUTS))]
+        if ok[37]:
+            options += [A.OVERTIME0 + i for i, (_c, space) in
+                        enumerate(s.track[p][:A.TRACK_SLOTS]) if space >= 2]
+        if s.markers[p] > 0:
+            options += [A.CHARITY0 + r for r in range(4) if ok[39 + r]]
+        if self.completed(s, p, "temple") > s.temple_used[p] and ok[38]:
             options.append(A.TEMPLE)
         return options
 
-    def _exchange_options(self, s: TaiwanState, p: int) -> list[int]:
-        pay, out = self.payment, []
-        for first, units in ((A.EX_ITEMS0, UNITS["items"]), (A.EX_COINS0, UNITS["coins"]),
-                             (A.EX_MERCH0, UNITS["merchant"])):
-            if feasible(pay, s, p, units):
-                out += [first + o for o in range(len(A.OUTPUTS))]
-        return out
+    def _build_need_rows(self) -> list[np.ndarray]:
+        """Unit-kind counts of every buyable or payable thing, without and with the fee:
+        rows 0-17 buildings, 18-33 landmarks, 34-36 exchanges, 37 overtime, 38 temple,
+        39-42 charity."""
+        tables = []
+        for fee in (False, True):
+            rows = [self._needs(card, fee) for card in (*self.buildings, *self.landmarks)]
+            rows += [FIXED_NEEDS[k] for k in ("items", "coins", "merchant", "overtime",
+                                              "temple")]
+            rows += [needs_of(self.charity_units(r)) for r in range(4)]
+            tables.append(np.array(rows, dtype=np.int64))
+        return tables
+
+    def action_allowed(self, s: TaiwanState, p: int, action: int) -> bool:
+        """Whether one non-PASS ``action`` is legal for ``p`` (same rules as the list)."""
+        if not self.action_space.contains(action) or action in (A.PASS,):
+            return False
+        seg, i = self.action_space.decode(action)
+        budget = self.payment.budget(s, p)
+        fee = self._other_holds(s, p, "urban_development_bureau")
+        checks = {
+            "BUY_BUILDING": lambda: s.piles[i] > 0 and affordable(
+                budget, self._needs(self.buildings[i], fee)),
+            "BUY_LANDMARK": lambda: s.face_up[i] >= 0 and affordable(
+                budget, self._needs(self.landmarks[s.face_up[i]], fee)),
+            "EXCHANGE_ITEMS": lambda: affordable(budget, FIXED_NEEDS["items"]),
+            "EXCHANGE_COINS": lambda: affordable(budget, FIXED_NEEDS["coins"]),
+            "EXCHANGE_MERCHANT": lambda: affordable(budget, FIXED_NEEDS["merchant"]),
+            "OVERTIME": lambda: i < len(s.track[p]) and s.track[p][i][1] >= 2 and affordable(
+                budget, FIXED_NEEDS["overtime"]),
+            "CHARITY": lambda: s.markers[p] > 0 and affordable(
+                budget, needs_of(self.charity_units(i))),
+            "TEMPLE": lambda: self.completed(s, p, "temple") > s.temple_used[p] and affordable(
+                budget, FIXED_NEEDS["temple"]),
+        }
+        return seg in checks and bool(checks[seg]())
+
+    def _needs(self, card: Any, fee: bool) -> list[int]:
+        key = (id(card), fee)
+        need = self._need_cache.get(key)
+        if need is None:
+            units = cost_units(card.wood, card.brick, card.steel, card.stone, card.coins, True)
+            need = needs_of((*units, WORKER, *((BUY_COIN,) if fee else ())))
+            self._need_cache[key] = need
+        return need
 
     @staticmethod
     def charity_units(region: int) -> tuple[int, ...]:

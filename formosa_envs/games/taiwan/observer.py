@@ -25,6 +25,8 @@ SEAT_FEATURES = ("present", "is_turn", "is_start", "coins/100", "vp/100", "wood"
                  "steelworks_used", "stone_factory_used", "temple_used")
 KINDS = ("declare", "act", "pay", "region", "warehouse", "judicial", "cleanup")
 UNIT_COUNT = 9
+_NAMES = ("seats", "tracks", "built", "bought", "exclusive", "regions", "piles", "in_game",
+          "face_up", "deck_sizes", "phase", "decision", "units", "globals", "players")
 LAYOUT = ObservationLayout([
     Piece("seats", (S, len(SEAT_FEATURES)), "per-seat public state, egocentric"),
     Piece("tracks", (S, CARD_CODES, 6), "uncompleted cards per seat, card x space (count/4)"),
@@ -48,10 +50,11 @@ LAYOUT = ObservationLayout([
 def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
     vec = LAYOUT.new_vector()
-    v = LAYOUT.view
+    views = {name: LAYOUT.view(vec, name) for name in _NAMES}
+    v = lambda _vec, name: views[name]  # noqa: E731  (one view per piece per call)
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
-    v(vec, "seats")[:len(order)] = [_seat_row(s, p) for p in order]
+    v(vec, "seats")[:len(order)] = _seat_rows(s, order)
     tracks, built, bought = v(vec, "tracks"), v(vec, "built"), v(vec, "bought")
     for i, p in enumerate(order):
         for code, space in s.track[p]:
@@ -67,12 +70,16 @@ def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
     return vec
 
 
-def _seat_row(s: TaiwanState, p: int) -> list[float]:
-    return [1.0, float(p == s.turn), float(p == s.start_player), scaled(s.coins[p], 100),
-            scaled(s.vp[p], 100), *(scaled(x, 10) for x in s.res[p]), scaled(s.workers[p], 10),
-            scaled(s.merchants[p], 10), scaled(s.tribal[p], 6),
-            *(scaled(x, 6) for x in s.warehouse[p]), s.markers[p] / 7,
-            *(min(s.factory_used[p][r], 1.0) for r in range(4)), min(s.temple_used[p], 1.0)]
+SEAT_SCALE = np.array([1, 1, 1, 100, 100, 10, 10, 10, 10, 10, 10, 6, 6, 6, 6, 6, 7,
+                       1, 1, 1, 1, 1], dtype=np.float32)
+
+
+def _seat_rows(s: TaiwanState, order: list[int]) -> np.ndarray:
+    """Per-seat features, scaled to [0, 1] in one vectorised step."""
+    rows = [[1, p == s.turn, p == s.start_player, s.coins[p], max(s.vp[p], 0), *s.res[p],
+             s.workers[p], s.merchants[p], s.tribal[p], *s.warehouse[p], s.markers[p],
+             *s.factory_used[p], s.temple_used[p]] for p in order]
+    return np.minimum(np.asarray(rows, dtype=np.float32) / SEAT_SCALE, 1.0)
 
 
 def _write_regions(s: TaiwanState, view: np.ndarray, rel: dict[int, int]) -> None:

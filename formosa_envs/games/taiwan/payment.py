@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .state import RESOURCES, TaiwanState
 
 if TYPE_CHECKING:
@@ -49,6 +51,7 @@ class TaiwanPayment:
 
     def __init__(self, game: TaiwanGame) -> None:
         self.game = game
+        self.factory_ids = [game.type_id[key] for key in FACTORY_KEYS]
 
     def sources(self, s: TaiwanState, p: int, unit: int) -> Sequence[int]:
         """Which sources may pay ``unit``."""
@@ -85,6 +88,39 @@ class TaiwanPayment:
         return (u(source, 0) < self.factory_uses_left(s, p, r)
                 and u(HAND0 + r, 0) + u(source, 0) < s.res[p][r])
 
+    def fast_feasible(self, s: TaiwanState, p: int, units: Sequence[int],
+                      used: Mapping[int, int]) -> bool | None:
+        """Closed-form feasibility for Taiwan's sources (None: use the generic search)."""
+        need = needs_of(units)
+        if need[ITEM] and need[BUY_COIN]:
+            return None
+        return affordable(self.budget(s, p, used), need)
+
+    def budget(self, s: TaiwanState, p: int, used: Mapping[int, int] | None = None
+               ) -> tuple[list[int], list[int], int, int, int, list[int]]:
+        """What ``p`` can pay with: hand and Warehouse resources, coins, workers,
+        merchants and factory substitutions left (after ``used``)."""
+        built, done = s.built[p], s.factory_used[p]
+        uses = [built.count(f) - done[r] for r, f in enumerate(self.factory_ids)]
+        hand, ware = s.res[p][:], s.warehouse[p][:]
+        purse, merchants = s.coins[p], s.merchants[p]
+        workers = s.workers[p] + s.tribal[p]
+        for source, k in (used or {}).items():  # at most a unit or two: cheap
+            if source == PURSE:
+                purse -= k
+            elif source in (HAND_WORKER, TRIBAL_WORKER):
+                workers -= k
+            elif source == MERCHANT_TILE:
+                merchants -= k
+            elif source < WAREHOUSE0:
+                hand[source - HAND0] -= k
+            elif source < FACTORY0:
+                ware[source - WAREHOUSE0] -= k
+            else:
+                hand[source - FACTORY0] -= k
+                uses[source - FACTORY0] -= k
+        return hand, ware, purse, workers, merchants, uses
+
     def factory_uses_left(self, s: TaiwanState, p: int, r: int) -> int:
         """Substitutions left this round: one per completed copy of the factory."""
         return self.game.completed(s, p, FACTORY_KEYS[r]) - s.factory_used[p][r]
@@ -119,3 +155,46 @@ def describe_unit(unit: int) -> str:
              ITEM: "item"}
     return names.get(unit) or ("wood", "brick", "steel", "stone")[unit - RES_UNIT0]
 
+
+
+def needs_of(units: Sequence[int]) -> list[int]:
+    """Counts per unit kind (indexed by unit code)."""
+    need = [0] * (RES_UNIT0 + RESOURCES)
+    for unit in units:
+        need[unit] += 1
+    return need
+
+
+def affordable(budget: tuple[list[int], list[int], int, int, int, list[int]],
+               need: Sequence[int]) -> bool:
+    """Whether ``need`` (per unit kind) can be paid from ``budget`` (exact for Taiwan)."""
+    hand, ware, purse, workers, merchants, uses = budget
+    if need[WORKER] > workers or need[MERCHANT] > merchants or need[COIN] > purse:
+        return False
+    subs = items = 0
+    for r in range(RESOURCES):
+        want = need[RES_UNIT0 + r]
+        if want > hand[r] + ware[r]:
+            return False
+        spare = hand[r] - max(0, want - ware[r])
+        subs += max(0, min(uses[r], spare))
+        items += hand[r] + ware[r] - want
+    if need[COIN] + need[BUY_COIN] > purse + subs:
+        return False
+    items += (workers - need[WORKER]) + (merchants - need[MERCHANT])
+    return need[ITEM] <= items
+
+
+def affordable_many(budget: tuple[list[int], list[int], int, int, int, list[int]],
+                    needs: np.ndarray) -> np.ndarray:
+    """:func:`affordable` for every row of ``needs`` at once (rows: unit-kind counts)."""
+    hand, ware, purse, workers, merchants, uses = (np.asarray(x) for x in budget)
+    want = needs[:, RES_UNIT0:RES_UNIT0 + RESOURCES]
+    ok = (needs[:, WORKER] <= workers) & (needs[:, MERCHANT] <= merchants)
+    ok &= (needs[:, COIN] <= purse) & np.all(want <= hand + ware, axis=1)
+    spare = hand - np.maximum(0, want - ware)
+    subs = np.maximum(0, np.minimum(uses, spare)).sum(axis=1)
+    ok &= needs[:, COIN] + needs[:, BUY_COIN] <= purse + subs
+    items = (hand + ware - want).sum(axis=1) + (workers - needs[:, WORKER]) + (
+        merchants - needs[:, MERCHANT])
+    return ok & (needs[:, ITEM] <= items)

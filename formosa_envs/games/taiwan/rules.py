@@ -129,6 +129,10 @@ class Act(Handler):
         """PASS and every action the player can complete now."""
         return [A.PASS, *game.action_options(s, d.player)]
 
+    def is_legal(self, game: TaiwanGame, s: TaiwanState, d: Decision, action: int) -> bool:
+        """Check just this action (cheaper than listing every option)."""
+        return action == A.PASS or game.action_allowed(s, d.player, action)
+
     def apply(self, game: TaiwanGame, s: TaiwanState, d: Decision, action: int) -> None:
         """Start the chosen action's payment; the turn continues afterwards."""
         if action == A.PASS:

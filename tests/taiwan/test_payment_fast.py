@@ -1,0 +1,78 @@
+"""Taiwan's closed-form payment feasibility agrees with the generic exact search."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from formosa_envs.core.payment import search_feasible
+from formosa_envs.games.taiwan import make_game
+from formosa_envs.games.taiwan.payment import (
+    BUY_COIN,
+    COIN,
+    ITEM,
+    MERCHANT,
+    RES_UNIT0,
+    WORKER,
+)
+
+UNIT_KINDS = [COIN, BUY_COIN, WORKER, MERCHANT, *(RES_UNIT0 + r for r in range(4))]
+
+
+def random_holdings(game, rng: np.random.Generator):
+    """A fresh state whose player 0 holds random items and completed factories."""
+    state = game.new_initial_state()
+    state.coins[0] = int(rng.integers(0, 12))
+    state.res[0] = [int(x) for x in rng.integers(0, 4, 4)]
+    state.warehouse[0] = [int(x) for x in rng.integers(0, 2, 4)]
+    state.workers[0], state.tribal[0] = int(rng.integers(0, 3)), int(rng.integers(0, 2))
+    state.merchants[0] = int(rng.integers(0, 2))
+    factories = [game.type_id[k] for k in ("sawmill", "brickworks", "steelworks",
+                                           "stone_factory")]
+    state.built[0] = [f for f in factories for _ in range(int(rng.integers(0, 3)))]
+    state.factory_used[0] = [int(x) for x in rng.integers(0, 2, 4)]
+    return state
+
+
+def test_fast_feasibility_matches_the_search() -> None:
+    game = make_game(num_players=2)
+    model = game.payment
+    rng = np.random.default_rng(0)
+    agree = {True: 0, False: 0}
+    for _ in range(3000):
+        state = random_holdings(game, rng)
+        if rng.random() < 0.2:
+            units = (ITEM,) * int(rng.integers(1, 5))
+        else:
+            units = tuple(int(u) for u in rng.choice(UNIT_KINDS, int(rng.integers(1, 9))))
+        used = {}
+        source = int(rng.integers(0, 16))
+        if rng.random() < 0.3 and model.can_take(state, 0, source, {}):
+            used = {source: 1}  # as legal_sources does: one unit already taken
+        fast = model.fast_feasible(state, 0, units, used)
+        if fast is None:
+            continue
+        slow = search_feasible(model, state, 0, units, used)
+        assert fast == slow, (units, used, state.coins[0], state.res[0], state.warehouse[0])
+        agree[slow] += 1
+    assert agree[True] > 200 and agree[False] > 200
+
+
+def test_listed_options_and_single_action_checks_agree() -> None:
+    """action_options (vectorised) and action_allowed (one action) give the same answer."""
+    from formosa_envs.core.contract import step_random
+    from formosa_envs.games.taiwan import actions as A
+    game = make_game(num_players=3)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for seed in range(4):
+        state = game.new_initial_state()
+        while not game.is_terminal(state) and checked < 400 * (seed + 1):
+            top = game.top(state)
+            if top.kind == "act":
+                listed = set(game.action_options(state, top.player))
+                single = {a for a in range(game.num_actions)
+                          if a != A.PASS and game.action_allowed(state, top.player, a)}
+                assert listed == single
+                checked += 1
+            step_random(game, state, rng)
+    assert checked > 100
