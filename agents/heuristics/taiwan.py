@@ -58,6 +58,8 @@ class Weights:
     contest: float = 0.6       # share of a red (exclusive) ability's value its owner keeps
     spare_item: float = 0.35   # cost of an item the plan does not need (3-item exchange)
     merchant: float = 0.3      # cost of a merchant
+    majority: float = 1.0      # weight of projected area-majority value
+    charity: float = 0.0       # extra cost units of a charitable contribution (marker scarcity)
     rich: float = 30.0         # coins beyond this are worth proportionally less
     overtime_early: float = 0.5  # weight of overtime value before the last round (uncertain)
 
@@ -170,7 +172,8 @@ class _View:
         for r, (res, count, coins) in enumerate(CHARITY if s.markers[me] else ()):
             need = [0, 0, 0, 0]
             need[res] = count
-            self._add(out, legal, A.CHARITY0 + r, self.majority(r, 1), need, coins, 0)
+            self._add(out, legal, A.CHARITY0 + r, self.majority(r, 1), need, coins, 0,
+                      self.w.charity)
         for i, (code, space) in enumerate(s.track[me][:A.TRACK_SLOTS]):
             if space >= 2:
                 self._add(out, legal, A.OVERTIME0 + i, self.overtime(code, space),
@@ -178,7 +181,7 @@ class _View:
         return out
 
     def _add(self, out: list[Plan], legal: set[int] | None, action: int, value: float,
-             need: Sequence[int], coins: int, workers: int = 1) -> None:
+             need: Sequence[int], coins: int, workers: int = 1, extra: float = 0.0) -> None:
         """Append the plan for ``action`` if it is worth something and can be paid."""
         if value <= 0:
             return
@@ -189,7 +192,7 @@ class _View:
         first = steps[0] if steps else action
         if legal is not None and first not in legal:
             return
-        out.append((value, cost, action, steps))
+        out.append((value, cost + extra * self.unit, action, steps))
 
     def exchanges(self, need: Sequence[int], workers: int,
                   coins: int) -> tuple[tuple[int, ...], float] | None:
@@ -292,8 +295,9 @@ class _View:
             return 0.0
         before = self.s.regions[region]
         reward = len(before) + self.extra_markers
-        return (self._standing(before + [self.me] * count, reward + count)
+        gain = (self._standing(before + [self.me] * count, reward + count)
                 - self._standing(before, reward))
+        return self.w.majority * gain
 
     def _standing(self, markers: list[int], reward: float) -> float:
         """My majority points less the average of my rivals' (the neutral scores nothing)."""

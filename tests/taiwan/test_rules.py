@@ -8,11 +8,13 @@ the rulebook examples are seats: red 0, green 1, blue 2.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from formosa_envs.core.engine import CHANCE, TERMINAL
-from formosa_envs.games.taiwan import make_game
+from formosa_envs.core.errors import IllegalActionError
 from formosa_envs.games.taiwan import actions as A
+from formosa_envs.games.taiwan import make_game
 from formosa_envs.games.taiwan.cards import BUILDING_KEYS
 from formosa_envs.games.taiwan.payment import (
     FACTORY0,
@@ -127,7 +129,7 @@ def setup_to_start(game, types: list[int]) -> object:
     for t in types:
         assert kind(game, s) == "draw_type"
         game.apply_action(s, t)
-    for d in range(5):
+    for _ in range(5):
         assert kind(game, s) == "reveal"
         game.apply_action(s, min(game.legal_actions(s)))
     return s
@@ -144,13 +146,17 @@ def test_scenario_is_consistent() -> None:
     G3.check_invariants(s)
     assert s.piles[B["train_station"]] == 2 and s.bought[0][B["train_station"]] == 2
     assert s.piles[B["sawmill"]] == 3 and s.bought[1][B["sawmill"]] == 1
-    assert SANSIANTAI not in s.decks[0] and SANSIANTAI != s.face_up[0]
+    assert SANSIANTAI not in s.decks[0] and s.face_up[0] != SANSIANTAI
     assert s.markers == [5, 6, 6]
     assert kind(G3, s) == "act" and G3.current_player(s) == 1
     act(G3, s, A.PASS)          # turn order from start player 2: 2, 0, 1 -> 1 was last
     assert kind(G3, s) == "declare" and s.round == 2
     with pytest.raises(ValueError):
         scenario(G3, regions=[[0], [], [], []], markers=[7, 7, 7])
+    s = scenario(G3, in_game=list(range(12)), res=none3(res, p0=res(0, 2, 2, 0)),
+                 workers=[1, 0, 0])
+    assert s.piles == [4] * 12 + [0] * 6 and sum(s.in_game) == 12
+    assert A.BUY_B0 + B["train_station"] not in G3.legal_actions(s)   # type 14: not drawn
 
 
 # ----- T-2 setup -------------------------------------------------------------------------
@@ -319,6 +325,19 @@ def test_forced_units_are_paid_without_a_decision() -> None:
     assert s.tribal[0] == 0 and s.workers[0] == 1 and kind(G3, s) == "act"
 
 
+def test_no_other_action_between_payment_steps() -> None:
+    """R-8, T-4.3: once chosen, an action is paid in full: only PAY actions are legal, and
+    anything else is rejected."""
+
+    s = scenario(G3, res=none3(res, p0=res(wood=3)), workers=[1, 0, 0])
+    act(G3, s, A.EX_ITEMS0)
+    assert kind(G3, s) == "pay"
+    assert all(A.PAY0 <= a < A.PAY0 + 16 for a in G3.legal_actions(s))
+    for bad in (A.PASS, A.EX_COINS0, A.DISCARD0):
+        with pytest.raises(IllegalActionError):
+            G3.apply_action(s, bad)
+
+
 def test_pay_offers_only_sources_that_keep_the_cost_payable() -> None:
     """T-4.4, R-8: with 4 coins, 1 spare wood and a Sawmill, a 5-coin cost can always be
     finished: the last coin is forced onto the Sawmill."""
@@ -431,6 +450,14 @@ def test_work_overtime_rulebook_example() -> None:
     act(G3, s, A.OVERTIME0 + 0)
     assert s.track[0] == [[code, 2]] and s.workers[0] == 0 and s.coins[0] == 0
     assert A.OVERTIME0 not in G3.legal_actions(s)
+
+
+def test_overtime_on_a_card_bought_this_turn() -> None:
+    """R-38, T-4.8: overtime may target a card bought in the same turn."""
+    s = scenario(G3, res=none3(res, p0=res(0, 2, 2, 0)), workers=[2, 0, 0], coins=[2, 0, 0])
+    buy(G3, s, "train_station")
+    act(G3, s, A.OVERTIME0)
+    assert s.track[0] == [[B["train_station"], 2]]
 
 
 def test_overtime_never_from_space_one_but_from_six() -> None:
@@ -564,6 +591,9 @@ def test_tribal_village_workers() -> None:
     s = scenario(G3, res=none3(res, p0=res(0, 2, 2, 0)), tribal=[3, 0, 0])
     buy(G3, s, "train_station")
     assert s.tribal[0] == 2 and s.track[0] == [[B["train_station"], 3]]
+    tv = B["tribal_village"]                     # R-26, R-29: two copies, pooled stock
+    s = scenario(G3, phase="build", track=none3(list, p0=[[tv, 1], [tv, 1]]))
+    assert s.tribal[0] == 6
 
 
 def test_warehouse_completion_choice_and_use() -> None:
@@ -752,6 +782,14 @@ def test_income_night_market_and_tax_bureau() -> None:
     s = scenario(G3, phase="income", coins=[0, 0, 0], exclusive={TAX: 1},
                  built=[[nm, nm], [B[TAX]], []], track=none3(list, p2=[[nm, 1]]))
     assert s.coins == [18, 15, 12]
+
+
+def test_card_completed_this_round_pays_this_income() -> None:
+    """R-30, T-5.2 [3. Building Phase]: a Night Market completed in the Building phase
+    already pays in that round's Income phase."""
+    s = scenario(G3, phase="build", coins=[0, 0, 0],
+                 track=none3(list, p0=[[B["night_market"], 1]]))
+    assert s.coins == [18, 15, 15]
 
 
 def test_convenience_store_income() -> None:
@@ -949,6 +987,47 @@ def test_action_labels_are_readable() -> None:
     assert G3.action_label(d, A.DICE0 + 2) == "roll 4 dice (10 coins)"
     act(G3, d, A.DICE0 + 1)
     assert G3.action_label(d, FACE_MERCHANT) == "roll merchant"
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_is_legal_agrees_with_legal_actions(seed: int) -> None:
+    """T-4.3 (engine contract): the single-action legality check agrees with the listed
+    legal actions over the whole action space, along random play from rich positions."""
+
+    rng = np.random.default_rng(seed)
+    s = scenario(G3, res=[res(3, 2, 2, 3), res(1, 4, 0, 2), res(5, 1, 1, 0)],
+                 workers=[2, 1, 1], merchants=[1, 0, 2], tribal=[0, 3, 0],
+                 warehouse=none3(res, p2=res(steel=3)), exclusive={UDB: 1, DEMOLITION: 2},
+                 built=[[B["sawmill"], B["temple"]], [B["brickworks"], B[UDB]], [B[DEMOLITION]]],
+                 track=none3(list, p0=[[B["night_market"], 1], [B["hot_spring_hotel"], 3]]))
+    for _ in range(150):
+        if G3.is_terminal(s):
+            break
+        if G3.current_player(s) == CHANCE:
+            G3.apply_action(s, G3.sample_chance(s, rng))
+            continue
+        legal = set(G3.legal_actions(s))
+        d = G3.top(s)
+        assert legal == {a for a in range(G3.num_actions) if G3.is_legal(s, d, a)}
+        G3.apply_action(s, int(rng.choice(sorted(legal))))
+        G3.check_invariants(s)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_games_end_within_the_guard(n: int) -> None:
+    """T-7.4, T-7.5: random games reach final scoring well inside ``max_game_length`` with
+    every invariant kept."""
+
+    game, rng = make_game(num_players=n), np.random.default_rng(n)
+    s = game.new_initial_state()
+    while not game.is_terminal(s):
+        assert s.decisions < game.max_game_length
+        if game.current_player(s) == CHANCE:
+            game.apply_action(s, game.sample_chance(s, rng))
+        else:
+            game.apply_action(s, int(rng.choice(game.legal_actions(s))))
+        game.check_invariants(s)
+    assert s.final_round and len(game.returns(s)) == n
 
 
 @pytest.mark.parametrize("options", [{"num_players": 6}, {"num_players": 1},

@@ -68,7 +68,8 @@ def flow_build(game: TaiwanGame, s: TaiwanState) -> None:
             s.exclusive[k] = finished[key][0]
         elif len(finished[key]) > 1:
             s.exclusive[k] = -1  # several copies this round: every copy loses it
-    for p in reversed(_seat_order(s, warehouses)):
+    n = s.num_players  # one choice per completed copy, in turn order (duplicates kept)
+    for p in sorted(warehouses, key=lambda q: (q - s.start_player) % n, reverse=True):
         s.stack.append(Decision("warehouse", p))
     s.phase = Phase.INCOME
 
