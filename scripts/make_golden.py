@@ -8,7 +8,8 @@ from pathlib import Path
 from formosa_envs.tools.record import record_random_game
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
-CASES = [("flowers", 2, 0, {}), ("flowers", 3, 1, {}), ("flowers", 4, 2, {"current_month": 7})]
+CASES = [("flowers", 2, 0, {}), ("flowers", 3, 1, {}), ("flowers", 4, 2, {"current_month": 7}),
+         ("taiwan", 2, 3, {}), ("taiwan", 4, 4, {})]
 
 
 def main() -> None:
