@@ -58,7 +58,7 @@ class Weights:
     contest: float = 0.6       # share of a red (exclusive) ability's value its owner keeps
     spare_item: float = 0.35   # cost of an item the plan does not need (3-item exchange)
     merchant: float = 0.3      # cost of a merchant
-    majority: float = 1.0      # weight of projected area-majority value
+    majority: float = 0.3      # weight of projected area-majority value
     charity: float = 0.0       # extra cost units of a charitable contribution (marker scarcity)
     rich: float = 30.0         # coins beyond this are worth proportionally less
     overtime_early: float = 0.5  # weight of overtime value before the last round (uncertain)

@@ -72,6 +72,7 @@ class TaiwanGame(StackGame):
         self._units: dict[int, tuple[int, ...]] = {}
         self._need_cache: dict[tuple[int, bool], list[int]] = {}
         self._need_rows = self._build_need_rows()
+        self.obs_buffer = observer.LAYOUT.buffer()
         self.handlers = handlers(self)  # type: ignore[misc]
 
     def build_action_space(self) -> ActionSpace:

@@ -25,8 +25,6 @@ SEAT_FEATURES = ("present", "is_turn", "is_start", "coins/100", "vp/100", "wood"
                  "steelworks_used", "stone_factory_used", "temple_used")
 KINDS = ("declare", "act", "pay", "region", "warehouse", "judicial", "cleanup")
 UNIT_COUNT = 9
-_NAMES = ("seats", "tracks", "built", "bought", "exclusive", "regions", "piles", "in_game",
-          "face_up", "deck_sizes", "phase", "decision", "units", "globals", "players")
 LAYOUT = ObservationLayout([
     Piece("seats", (S, len(SEAT_FEATURES)), "per-seat public state, egocentric"),
     Piece("tracks", (S, CARD_CODES, 6), "uncompleted cards per seat, card x space (count/4)"),
@@ -49,9 +47,9 @@ LAYOUT = ObservationLayout([
 
 def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
-    vec = LAYOUT.new_vector()
-    views = {name: LAYOUT.view(vec, name) for name in _NAMES}
-    v = lambda _vec, name: views[name]  # noqa: E731  (one view per piece per call)
+    vec, views = game.obs_buffer  # a reusable buffer with a view per piece
+    vec.fill(0.0)
+    v = lambda _vec, name: views[name]  # noqa: E731
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
     v(vec, "seats")[:len(order)] = _seat_rows(s, order)
@@ -66,8 +64,8 @@ def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
         if owner >= 0:
             v(vec, "exclusive")[k, rel[owner]] = 1.0
     _write_regions(s, v(vec, "regions"), rel)
-    _write_table(game, s, vec, viewer)
-    return vec
+    _write_table(game, s, views, viewer)
+    return vec.copy()
 
 
 SEAT_SCALE = np.array([1, 1, 1, 100, 100, 10, 10, 10, 10, 10, 10, 6, 6, 6, 6, 6, 7,
@@ -91,22 +89,24 @@ def _write_regions(s: TaiwanState, view: np.ndarray, rel: dict[int, int]) -> Non
                 view[r, col, 1] = (i + 1) / 10
 
 
-def _write_table(game: TaiwanGame, s: TaiwanState, vec: np.ndarray, viewer: int) -> None:
-    v = LAYOUT.view
-    v(vec, "piles")[:] = np.asarray(s.piles, np.float32) / 4
-    v(vec, "in_game")[:] = np.asarray(s.in_game, np.float32)
+def _write_table(game: TaiwanGame, s: TaiwanState, views: dict[str, np.ndarray],
+                 viewer: int) -> None:
+    views["piles"][:] = s.piles
+    views["piles"] *= 0.25
+    views["in_game"][:] = s.in_game
+    face_up, sizes = views["face_up"], views["deck_sizes"]
     for d, card in enumerate(s.face_up):
         if card >= 0:
-            v(vec, "face_up")[d, card] = 1.0
-        v(vec, "deck_sizes")[d] = len(s.decks[d]) / 4
-    v(vec, "phase")[s.phase] = 1.0
+            face_up[d, card] = 1.0
+        sizes[d] = len(s.decks[d]) / 4
+    views["phase"][s.phase] = 1.0
     if not s.over and s.stack and s.stack[-1].player == viewer:
         d = s.stack[-1]
-        v(vec, "decision")[KINDS.index(d.kind)] = 1.0
+        views["decision"][KINDS.index(d.kind)] = 1.0
         if d.kind == "pay":
             for unit in d.ctx[1:]:
-                v(vec, "units")[unit] += 0.1
+                views["units"][unit] += 0.1
     empty = sum(1 for t in range(18) if s.in_game[t] and s.piles[t] == 0)
     empty += sum(1 for d in range(NUM_DECKS) if s.face_up[d] < 0 and not s.decks[d])
-    v(vec, "globals")[:] = (scaled(s.round, 20), float(s.final_round), scaled(empty, 5))
-    v(vec, "players")[s.num_players - 2] = 1.0
+    views["globals"][:] = (scaled(s.round, 20), float(s.final_round), scaled(empty, 5))
+    views["players"][s.num_players - 2] = 1.0
