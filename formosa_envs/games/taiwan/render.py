@@ -24,15 +24,28 @@ def card_name(game: TaiwanGame, code: int) -> str:
     return game.landmarks[code - LANDMARK0].name
 
 
+def cost_text(card: object) -> str:
+    """``2 brick + 2 steel + 3 coins`` for a card's printed cost."""
+    parts = [f"{getattr(card, k)} {k}" for k in ("wood", "brick", "steel", "stone", "coins")
+             if getattr(card, k)]
+    return " + ".join(parts) or "free"
+
+
 def render_text(game: TaiwanGame, s: TaiwanState, viewer: int | None = None) -> str:
     """The whole (public) table as text."""
     lines = [f"Taiwan Formosa - round {s.round}{' (final)' if s.final_round else ''} - "
              f"{PHASES[s.phase]} phase - start player {s.start_player}"]
-    piles = [f"{game.buildings[t].name} x{s.piles[t]}" for t in range(18) if s.in_game[t]]
-    lines.append("Buildings: " + ", ".join(piles))
-    faces = [card_name(game, LANDMARK0 + c) if c >= 0 else "(empty)" for c in s.face_up]
-    lines.append("Landmarks: " + " | ".join(f"{f} (+{len(d)})" for f, d in
-                                            zip(faces, s.decks, strict=True)))
+    lines.append("Buildings (left; cost + 1 worker; time; VP):")
+    lines += [f"  {b.name} x{s.piles[b.id]}: {cost_text(b)}; t{b.time}; {b.vp} VP"
+              for b in game.buildings if s.in_game[b.id]]
+    lines.append("Landmarks (face up, cards below):")
+    for d, card in enumerate(s.face_up):
+        if card < 0:
+            lines.append(f"  deck {d}: (empty, {len(s.decks[d])} below)")
+            continue
+        lm = game.landmarks[card]
+        lines.append(f"  deck {d}: {lm.name} ({lm.region}): {cost_text(lm)}; t{lm.time}; "
+                     f"{lm.vp} VP (+{len(s.decks[d])} below)")
     for r, name in enumerate(A.REGION_NAMES):
         owners = " ".join("N" if o == s.num_players else str(o) for o in s.regions[r])
         lines.append(f"{name}: {owners or '-'}")
