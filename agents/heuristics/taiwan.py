@@ -48,14 +48,14 @@ Plan = tuple[float, float, int, tuple[int, ...]]  # value, cost, action, exchang
 class Weights:
     """Tunable knobs of the heuristic."""
 
-    threshold: float = 0.7     # least value per cost unit worth buying before the last round
+    threshold: float = 0.8     # least value per cost unit worth buying before the last round
     reserve: int = 12          # coins kept back when buying extra dice
     early_dice: int = 3        # most extra dice while at least ``early_rounds`` remain
     early_rounds: int = 4
     late_dice: int = 1
     final_dice: int = 3
     pace: float = 0.45         # cards bought per player per round from the nearest-empty piles
-    contest: float = 0.6       # share of a red (exclusive) ability's value its owner keeps
+    contest: float = 0.3       # share of a red (exclusive) ability's value its owner keeps
     spare_item: float = 0.35   # cost of an item the plan does not need (3-item exchange)
     merchant: float = 0.3      # cost of a merchant
     majority: float = 0.3      # weight of projected area-majority value

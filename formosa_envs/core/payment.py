@@ -89,7 +89,15 @@ def _assign(model: PaymentModel, state: Any, player: int, units: list[int], i: i
 
 def legal_sources(model: PaymentModel, state: Any, player: int,
                   units: Sequence[int]) -> list[int]:
-    """Sources for ``units[0]`` after which the rest of ``units`` stays payable."""
+    """Sources for ``units[0]`` after which the rest of ``units`` stays payable.
+
+    A model may provide its own exact ``legal_sources(state, player, units)``.
+    """
+    fast = getattr(model, "legal_sources", None)
+    if fast is not None:
+        answer = fast(state, player, units)
+        if answer is not None:
+            return list(answer)
     first, rest = units[0], units[1:]
     options = []
     for source in model.sources(state, player, first):

@@ -76,3 +76,23 @@ def test_listed_options_and_single_action_checks_agree() -> None:
                 checked += 1
             step_random(game, state, rng)
     assert checked > 100
+
+
+def test_fast_legal_sources_match_the_generic_rule() -> None:
+    """Taiwan's one-budget legal_sources equals 'can take and the rest stays payable'."""
+    game = make_game(num_players=2)
+    model = game.payment
+    rng = np.random.default_rng(5)
+    compared = 0
+    for _ in range(2000):
+        state = random_holdings(game, rng)
+        units = tuple(int(u) for u in rng.choice(UNIT_KINDS, int(rng.integers(1, 7))))
+        fast = model.legal_sources(state, 0, units)
+        if fast is None:
+            continue
+        slow = [src for src in model.sources(state, 0, units[0])
+                if model.can_take(state, 0, src, {})
+                and search_feasible(model, state, 0, units[1:], {src: 1})]
+        assert fast == slow, units
+        compared += 1
+    assert compared > 1000

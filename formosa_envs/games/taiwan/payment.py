@@ -96,6 +96,16 @@ class TaiwanPayment:
             return None
         return affordable(self.budget(s, p, used), need)
 
+    def legal_sources(self, s: TaiwanState, p: int, units: Sequence[int]) -> list[int] | None:
+        """Sources for ``units[0]`` that keep the rest payable (one budget, reused)."""
+        rest = needs_of(units[1:])
+        if rest[ITEM] and rest[BUY_COIN]:
+            return None
+        budget = self.budget(s, p)
+        return [source for source in self.sources(s, p, units[0])
+                if self.can_take(s, p, source, {})
+                and affordable(_after(budget, source), rest)]
+
     def budget(self, s: TaiwanState, p: int, used: Mapping[int, int] | None = None
                ) -> tuple[list[int], list[int], int, int, int, list[int]]:
         """What ``p`` can pay with: hand and Warehouse resources, coins, workers,
@@ -198,3 +208,24 @@ def affordable_many(budget: tuple[list[int], list[int], int, int, int, list[int]
     items = (hand + ware - want).sum(axis=1) + (workers - needs[:, WORKER]) + (
         merchants - needs[:, MERCHANT])
     return ok & (needs[:, ITEM] <= items)
+
+
+def _after(budget: tuple[list[int], list[int], int, int, int, list[int]],
+           source: int) -> tuple[list[int], list[int], int, int, int, list[int]]:
+    """``budget`` once one unit was taken from ``source``."""
+    hand, ware, purse, workers, merchants, uses = budget
+    if source == PURSE:
+        return hand, ware, purse - 1, workers, merchants, uses
+    if source in (HAND_WORKER, TRIBAL_WORKER):
+        return hand, ware, purse, workers - 1, merchants, uses
+    if source == MERCHANT_TILE:
+        return hand, ware, purse, workers, merchants - 1, uses
+    hand, ware, uses = hand[:], ware[:], uses[:]
+    if source < WAREHOUSE0:
+        hand[source - HAND0] -= 1
+    elif source < FACTORY0:
+        ware[source - WAREHOUSE0] -= 1
+    else:
+        hand[source - FACTORY0] -= 1
+        uses[source - FACTORY0] -= 1
+    return hand, ware, purse, workers, merchants, uses

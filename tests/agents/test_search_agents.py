@@ -1,0 +1,190 @@
+"""The heuristic and MCTS baselines: legal play, strength against random, determinism,
+and no use of hidden information."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents import RandomAgent, make_agent
+from agents.base import Agent
+from agents.heuristics import HEURISTIC_GAMES, HeuristicAgent
+from agents.mcts import MCTSAgent
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.games import make_game
+from formosa_envs.games.flowers import FlowersConfig, FlowersGame
+from formosa_envs.games.flowers.scenario import cid, scenario
+from formosa_envs.tools.simulate import play_game
+from tests import toy_game
+
+
+def play_checked(game: Any, agents: list[Agent], seed: int,
+                 check_untouched: bool = False) -> tuple[Any, list[int]]:
+    """Play one game on the engine (chance from ``seed``), asserting every action is legal.
+
+    With ``check_untouched`` also assert that deciding never changes the state.
+    Returns the final state and the players' actions.
+    """
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    actions: list[int] = []
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
+        if game.current_player(state) == CHANCE:
+            game.apply_action(state, game.sample_chance(state, rng))
+            continue
+        before = game.to_json(state) if check_untouched else None
+        legal = game.legal_actions(state)
+        action = agents[game.current_player(state)].act_on_state(game, state)
+        assert action in legal, f"{action} is not legal: {game.decision_description(state)}"
+        assert before is None or game.to_json(state) == before, "the agent changed the state"
+        actions.append(action)
+        game.apply_action(state, action)
+    assert game.is_terminal(state), "the game was truncated"
+    return state, actions
+
+
+def win_share(game: Any, make: Any, games: int, seed0: int) -> float:
+    """Share of games won (ties split) by ``make(seed)`` against random agents, seats rotating."""
+    total = 0.0
+    n = game.num_players
+    for k in range(games):
+        seat = k % n
+        agents: list[Agent] = [RandomAgent(seed=seed0 + 100 * k + i) for i in range(n)]
+        agents[seat] = make(seed0 + k)
+        scores = np.array(play_game(game, agents, seed0 + k).scores)
+        if scores[seat] == scores.max():
+            total += 1.0 / int((scores == scores.max()).sum())
+    return total / games
+
+
+class CanonicalFlowers(FlowersGame):
+    """Flowers whose determinize depends only on the viewer's information set.
+
+    The engine's sampler permutes the hidden cards in the order it finds them,
+    so two states of one information set give different samples for one seed;
+    sorting the hidden pool first removes that, making the no-peeking check exact.
+    """
+
+    def determinize(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
+        """Sort the hidden cards into a canonical placement, then resample them."""
+        canon = state.clone()
+        others = [p for p in range(state.num_players) if p != viewer]
+        pool = sorted(canon.deck + [c for p in others for c in canon.hands[p]])
+        canon.deck, pos = pool[:len(canon.deck)], len(canon.deck)
+        for p in others:
+            canon.hands[p], pos = pool[pos:pos + len(canon.hands[p])], pos + len(canon.hands[p])
+        return super().determinize(canon, viewer, rng)
+
+
+def decision_states(game: Any, seed: int, count: int) -> list[Any]:
+    """Up to ``count`` states at player decisions with a choice, from a random game."""
+    rng = np.random.default_rng(seed)
+    state, found = game.new_initial_state(), []
+    while not game.is_terminal(state) and len(found) < count:
+        if game.current_player(state) == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        legal = game.legal_actions(state)
+        if len(legal) > 1 and rng.random() < 0.3:
+            found.append(game.clone(state))
+        game.apply_action(state, legal[int(rng.integers(len(legal)))])
+    return found
+
+
+# ----- (a) legal play ------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_heuristic_always_acts_legally(players: int) -> None:
+    game = make_game("flowers", num_players=players)
+    for k in range(30):
+        agents: list[Agent] = [HeuristicAgent("flowers", seed=k * 10 + i) for i in range(players)]
+        if k % 3 == 0:
+            agents[k % players] = RandomAgent(seed=k)
+        play_checked(game, agents, seed=k)
+
+
+@pytest.mark.parametrize(("players", "options"), [
+    (2, {}), (3, {}), (2, {"rollout": "heuristic", "horizon": "game"})])
+def test_mcts_acts_legally_and_leaves_the_state_alone(players: int,
+                                                     options: dict[str, Any]) -> None:
+    game = make_game("flowers", num_players=players, target_vp=25)
+    agents: list[Agent] = [MCTSAgent(simulations=8, seed=i, **options) for i in range(players)]
+    play_checked(game, agents, seed=players, check_untouched=True)
+
+
+def test_mcts_is_game_generic() -> None:
+    """MCTS uses only the engine contract: it plays the core's toy game too."""
+    for players in (2, 3):
+        game = toy_game.make_game(num_players=players)
+        agents: list[Agent] = [MCTSAgent(simulations=10, seed=i) for i in range(players)]
+        play_checked(game, agents, seed=players, check_untouched=True)
+
+
+def test_mcts_returns_a_forced_action_without_searching() -> None:
+    game = make_game("flowers", num_players=2)
+    state = scenario(game, hands=[[cid(game, 3)], [cid(game, 5), cid(game, 6)]],
+                     field=[cid(game, 1)])
+    agent = MCTSAgent(simulations=1000, seed=0)
+    probe = np.random.default_rng(0).random()
+    assert agent.act_on_state(game, state) == game.legal_actions(state)[0]
+    assert agent.rng.random() == probe, "a forced move consumed search randomness"
+
+
+# ----- (b), (c) strength ---------------------------------------------------------------
+
+def test_heuristic_beats_random() -> None:
+    game = make_game("flowers", num_players=2)
+    share = win_share(game, lambda s: HeuristicAgent("flowers", seed=s), games=100, seed0=0)
+    assert share >= 0.8, f"heuristic won only {share:.0%} of 100 games against random"
+
+
+def test_mcts_beats_random() -> None:
+    game = make_game("flowers", num_players=2)
+    share = win_share(game, lambda s: MCTSAgent(simulations=25, seed=s), games=20, seed0=0)
+    assert share >= 0.7, f"MCTS(25) won only {share:.0%} of 20 games against random"
+
+
+# ----- (d) determinism ---------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["heuristic", "mcts:10"])
+def test_same_seed_same_actions(spec: str) -> None:
+    game = make_game("flowers", num_players=2, target_vp=30)
+    runs = [play_checked(game, [make_agent(spec, seed=5), make_agent(spec, seed=6)], seed=3)[1]
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+    other = play_checked(game, [make_agent(spec, seed=7), make_agent(spec, seed=8)], seed=3)[1]
+    assert spec == "heuristic" or other != runs[0], "the agent seed changes nothing"
+
+
+# ----- (e) unknown game ----------------------------------------------------------------
+
+def test_heuristic_for_an_unknown_game_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="chess") as info:
+        HeuristicAgent("chess")
+    assert all(name in str(info.value) for name in HEURISTIC_GAMES)
+
+
+def test_mcts_rejects_bad_options() -> None:
+    for bad in ({"simulations": 0}, {"rollout": "greedy"}, {"horizon": "turn"}):
+        with pytest.raises(ValueError):
+            MCTSAgent(**{"simulations": 5, **bad})
+
+
+# ----- (f) no hidden information ----------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_agents_ignore_what_the_acting_seat_cannot_see(players: int) -> None:
+    """Reshuffling other hands and the deck never changes an agent's choice."""
+    game = CanonicalFlowers(FlowersConfig(num_players=players))
+    rng = np.random.default_rng(11)
+    changed = 0
+    for k, state in enumerate(decision_states(game, seed=players, count=6)):
+        me = game.current_player(state)
+        other = game.determinize(state, me, rng)
+        changed += game.to_json(other) != game.to_json(state)
+        for spec in ("mcts:30", "heuristic"):
+            first = make_agent(spec, seed=k).act_on_state(game, state)
+            assert first == make_agent(spec, seed=k).act_on_state(game, other), spec
+    assert changed > 0, "the reshuffles never changed the hidden cards"
