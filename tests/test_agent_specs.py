@@ -1,0 +1,23 @@
+"""Agent specs: ``mcts:N:heuristic`` builds MCTS with heuristic rollouts (see agents/__init__)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import make_agent
+from agents.mcts import MCTSAgent
+from formosa_envs.games import make_game
+from formosa_envs.tools.simulate import play_game
+
+
+def test_mcts_spec_options_and_heuristic_rollouts() -> None:
+    from agents import AgentSpecError
+    agent = make_agent("mcts:6:heuristic", "flowers", seed=0)
+    assert isinstance(agent, MCTSAgent) and agent.rollout == "heuristic"
+    assert agent.simulations == 6
+    game = make_game("flowers", num_players=2)
+    assert not play_game(game, [agent, make_agent("random", "flowers", seed=1)], 0).truncated
+    game_horizon = MCTSAgent(simulations=4, seed=0, horizon="game")
+    assert not play_game(game, [game_horizon, make_agent("random", seed=2)], 1).truncated
+    with pytest.raises(AgentSpecError, match="rollout"):
+        make_agent("mcts:5:smart")
