@@ -75,6 +75,8 @@ class MCTSAgent(StateAgent):
         self.prior_weight = prior_weight
         self.rng = np.random.default_rng(seed)
         self._policy: dict[str, Callable[[Any, Any, np.random.Generator], int]] = {}
+        self.last_search: dict[int, tuple[int, float]] = {}
+        """Root statistics of the last search: action -> (visits, mean value)."""
 
     def reset(self) -> None:
         """Nothing per game: the tree is rebuilt at every decision."""
@@ -84,6 +86,7 @@ class MCTSAgent(StateAgent):
     def act_on_state(self, game: Any, state: Any) -> int:
         """Search ``simulations`` determinized playouts and return the most visited action."""
         legal = game.legal_actions(state)
+        self.last_search = {}
         if len(legal) == 1:
             return legal[0]
         me = game.current_player(state)
@@ -91,7 +94,8 @@ class MCTSAgent(StateAgent):
         base = (game.scores(state), _round(state))
         for _ in range(self.simulations):
             self._simulate(game, game.determinize(state, me, self.rng), root, base)
-        return max(legal, key=lambda a: _visit_key(root.children.get(a)))
+        self.last_search = {a: _visit_key(root.children.get(a)) for a in legal}
+        return max(legal, key=self.last_search.__getitem__)
 
     def _simulate(self, game: Any, s: Any, root: _Node, base: tuple[list[float], Any]) -> None:
         """One simulation on determinization ``s``: select, expand, roll out, back up."""

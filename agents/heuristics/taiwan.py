@@ -31,6 +31,7 @@ from formosa_envs.games.taiwan.payment import (
     FACTORY0,
     HAND0,
     HAND_WORKER,
+    ITEM,
     MERCHANT_TILE,
     PURSE,
     RES_UNIT0,
@@ -39,7 +40,7 @@ from formosa_envs.games.taiwan.payment import (
 )
 from formosa_envs.games.taiwan.rules import CHARITY, DICE_COST, HOT_SPRING, PUBLIC_ART
 from formosa_envs.games.taiwan.scoring import TRAIN_VP, UNCOMPLETED_PENALTY, area_ranks
-from formosa_envs.games.taiwan.state import LANDMARK0, NUM_DECKS
+from formosa_envs.games.taiwan.state import HAND_LIMIT, LANDMARK0, NUM_DECKS
 
 Plan = tuple[float, float, int, tuple[int, ...]]  # value, cost, action, exchanges first
 
@@ -55,16 +56,20 @@ class Weights:
     late_dice: int = 1
     final_dice: int = 3
     pace: float = 0.45         # cards bought per player per round from the nearest-empty piles
+    focus: float = 0.3         # share of all purchases that fall on the nearest-empty piles
     contest: float = 0.3       # share of a red (exclusive) ability's value its owner keeps
-    spare_item: float = 0.35   # cost of an item the plan does not need (3-item exchange)
-    merchant: float = 0.3      # cost of a merchant
-    majority: float = 0.3      # weight of projected area-majority value
+    hand_worker: float = 0.33  # worth of a hand worker (lost at cleanup; a third of an exchange)
+    merchant: float = 0.78     # worth of a merchant (lost at cleanup; a resource less 2 coins)
+    majority: float = 0.2      # weight of projected area-majority value
     charity: float = 0.0       # extra cost units of a charitable contribution (marker scarcity)
+    save: float = 0.0          # extra cost of spending a resource kept for the target landmark
     rich: float = 30.0         # coins beyond this are worth proportionally less
     overtime_early: float = 0.5  # weight of overtime value before the last round (uncertain)
 
 
 DEFAULT_WEIGHTS = Weights()
+PRIOR_ROUNDS = 3                                             # weight of ``pace`` in rounds
+LANDMARKS = 16
 PER_USE = {"sawmill": 0.15, "brickworks": 0.15, "steelworks": 0.15, "stone_factory": 0.15,
            "temple": 1.7, "lottery_office": 0.2}             # VP per action / dice phase
 PER_INCOME = {"night_market": 3 / 9}                         # VP per income phase
@@ -90,8 +95,13 @@ def choose(game: Any, state: Any, rng: np.random.Generator,
     return legal[int(np.argmax(np.asarray(values) + noise))]
 
 
-def rounds_left(s: Any, pace: float) -> int:
-    """Estimated Building phases still to come, this round's included."""
+def rounds_left(s: Any, w: Weights = DEFAULT_WEIGHTS) -> int:
+    """Estimated Building phases still to come, this round's included.
+
+    The piles and decks nearest to empty are emptied at a pace that starts at
+    ``w.pace`` cards per player per round and moves toward the pace observed so far,
+    so a game in which nobody buys is not expected to end soon.
+    """
     if s.final_round:
         return 1
     sizes = sorted([s.piles[t] for t in range(18) if s.in_game[t]]
@@ -100,6 +110,10 @@ def rounds_left(s: Any, pace: float) -> int:
     need = s.num_players - empty
     if need <= 0:
         return 2
+    taken = sum(map(sum, s.bought)) + LANDMARKS - sum(
+        len(d) + (c >= 0) for d, c in zip(s.decks, s.face_up, strict=True))
+    done = s.round - 1
+    pace = (w.pace * PRIOR_ROUNDS + w.focus * taken / s.num_players) / (PRIOR_ROUNDS + done)
     return 3 + int(sum(sizes[empty:empty + need]) / (pace * s.num_players))
 
 
@@ -109,7 +123,7 @@ class _View:
     def __init__(self, game: Any, s: Any, me: int, w: Weights) -> None:
         self.g, self.s, self.me, self.w = game, s, me, w
         self.n = s.num_players
-        self.left = rounds_left(s, w.pace)
+        self.left = rounds_left(s, w)
         self.last = bool(s.final_round)
         self.hold = [s.res[me][r] + s.warehouse[me][r] for r in range(4)]
         self.workers = s.workers[me] + s.tribal[me]
@@ -121,6 +135,7 @@ class _View:
         rich = max(1.0, s.coins[me] / w.rich)
         self.coin = 0.01 if self.last else 1 / 9 / rich
         self._wanted: list[int] | None = None
+        self._target: list[int] | None = None
 
     def _rival_holds(self, key: str) -> bool:
         owner = self.g.exclusive_owner(self.s, key)
@@ -142,9 +157,19 @@ class _View:
             return A.TEMPLE
         best = self.best_plan(set(legal))
         if best is None:
-            return A.PASS
+            return self._cash_in_merchant(legal)
         _value, _cost, action, steps = best
         return steps[0] if steps else action
+
+    def _cash_in_merchant(self, legal: list[int]) -> int:
+        """Before passing, turn a merchant (lost at cleanup) into the resource most needed."""
+        s, me = self.s, self.me
+        if self.last or not s.merchants[me] or sum(s.res[me]) >= HAND_LIMIT:
+            return A.PASS
+        needs = self.needs()
+        r = max(range(4), key=lambda k: (needs[k] - self.hold[k], needs[k], -self.hold[k]))
+        action = A.EX_MERCH0 + 1 + r
+        return action if action in legal else A.PASS
 
     def best_plan(self, legal: set[int] | None) -> Plan | None:
         """The plan worth most (net gain in the last round, value per cost before)."""
@@ -185,7 +210,8 @@ class _View:
         """Append the plan for ``action`` if it is worth something and can be paid."""
         if value <= 0:
             return
-        found = self.exchanges(need, workers, coins)
+        keep = (0, 0, 0, 0) if list(need) == self.saving_for() else self.saving_for()
+        found = self.exchanges(need, workers, coins, keep)
         if found is None:
             return
         steps, cost = found
@@ -194,29 +220,55 @@ class _View:
             return
         out.append((value, cost + extra * self.unit, action, steps))
 
-    def exchanges(self, need: Sequence[int], workers: int,
-                  coins: int) -> tuple[tuple[int, ...], float] | None:
-        """Exchanges that make a cost payable and the cost in units, or None."""
+    def exchanges(self, need: Sequence[int], workers: int, coins: int,
+                  keep: Sequence[int] = (0, 0, 0, 0)) -> tuple[tuple[int, ...], float] | None:
+        """Exchanges that make a cost payable and the cost in units, or None.
+
+        Held items cost what they are worth next round: a resource 1, a hand worker or a
+        merchant only what it could still be exchanged for. Each missing unit comes from
+        the cheapest exchange: a merchant, three spare items or nine coins.
+        """
+        s, me, w = self.s, self.me, self.w
         gaps = [0] * max(0, workers - self.workers)
         for r in range(4):
             gaps += [r + 1] * max(0, need[r] - self.hold[r])
-        s, me, w = self.s, self.me, self.w
-        merchants = min(s.merchants[me], len(gaps))
-        spare = (sum(max(0, h - q) for h, q in zip(self.hold, need, strict=True))
-                 + max(0, self.workers - workers) + s.merchants[me] - merchants)
-        by_items = min(spare // 3, len(gaps) - merchants)
-        by_coins = len(gaps) - merchants - by_items
-        coins += 2 * merchants + 9 * by_coins
-        if gaps and coins > s.coins[me]:
+        hand_workers = min(workers, s.workers[me])
+        cost = (hand_workers * w.hand_worker + (workers - hand_workers - gaps.count(0))
+                + sum(need) - (len(gaps) - gaps.count(0)) + w.save * self._dips(need, keep))
+        merchants, spare = s.merchants[me], self._spare_items(need, workers)
+        steps: list[int] = []
+        for out in gaps:
+            options = [(0.0, A.EX_COINS0, 9)]
+            if merchants:
+                options.append((w.merchant, A.EX_MERCH0, 2))
+            if len(spare) >= 3:
+                options.append((sum(spare[:3]), A.EX_ITEMS0, 0))
+            items, first, paid = min(options, key=lambda o: o[0] * self.unit + o[2] * self.coin)
+            cost, coins = cost + items, coins + paid
+            merchants -= first == A.EX_MERCH0
+            spare = spare[3:] if first == A.EX_ITEMS0 else spare
+            steps.append(first + out)
+        if steps and coins > s.coins[me]:
             return None
-        steps = tuple(A.EX_MERCH0 + o for o in gaps[:merchants]) + tuple(
-            A.EX_ITEMS0 + o for o in gaps[merchants:merchants + by_items]) + tuple(
-            A.EX_COINS0 + o for o in gaps[merchants + by_items:])
-        own = workers + sum(need) - len(gaps)
-        spare_cost = 0.05 if self.last else w.spare_item
-        cost = (own * self.unit + coins * self.coin + merchants * w.merchant * self.unit
-                + 3 * by_items * spare_cost)
-        return steps, cost
+        return tuple(steps), cost * self.unit + coins * self.coin
+
+    def _spare_items(self, need: Sequence[int], workers: int) -> list[float]:
+        """Values of the items the plan leaves over, cheapest first."""
+        s, me, w = self.s, self.me, self.w
+        spare_res = sum(max(0, h - q) for h, q in zip(self.hold, need, strict=True))
+        loose = sum(s.res[me]) - sum(need)
+        over = min(spare_res, max(0, loose - HAND_LIMIT))
+        spare_workers = max(0, s.workers[me] - workers)
+        return sorted([0.0] * over + [w.hand_worker] * spare_workers
+                      + [w.merchant] * s.merchants[me] + [1.0] * (spare_res - over))
+
+    def _dips(self, need: Sequence[int], keep: Sequence[int]) -> int:
+        """How many of the resources ``need`` takes from those kept for ``keep``."""
+        dips = 0
+        for r in range(4):
+            used = min(need[r], self.hold[r])
+            dips += max(0, used - max(0, self.hold[r] - keep[r]))
+        return dips
 
     # ----- values ---------------------------------------------------------------------
     def card_value(self, card: Any, code: int) -> float:
@@ -238,9 +290,18 @@ class _View:
         if key in STOCK:
             return STOCK[key] if uses else 0.0
         if key in RED_PER_ROUND:
-            held = self.g.exclusive_owner(self.s, key) == self.me
-            return 0.0 if held else self.w.contest * RED_PER_ROUND[key] * incomes
+            if self._red_blocked(key, time):
+                return 0.0
+            return self.w.contest * RED_PER_ROUND[key] * incomes
         return self._special(key, time, incomes)
+
+    def _red_blocked(self, key: str, time: int) -> bool:
+        """Whether a new red copy is useless: already held, or completing with another."""
+        s, t = self.s, self.g.type_id[key]
+        if self.g.exclusive_owner(s, key) == self.me:
+            return True
+        return any(c == t and (p == self.me or space == time)
+                   for p in range(self.n) for c, space in s.track[p])
 
     def _special(self, key: str, time: int, incomes: int) -> float:
         """Baseball Field, Train Station, Convenience Store and the green markers."""
@@ -311,16 +372,21 @@ class _View:
         return mine - theirs / max(1, self.n - 1)
 
     # ----- payments and small choices ---------------------------------------------------
-    def needs(self) -> list[int]:
-        """Resources wanted: those of the best plan and of the best face-up landmark."""
+    def needs(self, target: bool = True) -> list[int]:
+        """Resources wanted for the best plan (and the landmark it saves for if ``target``)."""
         if self._wanted is None:
             plan = self.best_plan(None)
-            wanted = self._cost_of(plan[2]) if plan else [0, 0, 0, 0]
-            target = self._landmark_target()
-            if target is not None:
-                wanted = [max(a, b) for a, b in zip(wanted, target.resource_cost, strict=True)]
-            self._wanted = wanted
-        return self._wanted
+            self._wanted = self._cost_of(plan[2]) if plan else [0, 0, 0, 0]
+        if not target:
+            return self._wanted
+        return [max(a, b) for a, b in zip(self._wanted, self.saving_for(), strict=True)]
+
+    def saving_for(self) -> list[int]:
+        """The resources of the landmark it saves for (none in the last round)."""
+        if self._target is None:
+            lm = None if self.last else self._landmark_target()
+            self._target = list(lm.resource_cost) if lm else [0, 0, 0, 0]
+        return self._target
 
     def _landmark_target(self) -> Any:
         """The face-up landmark with the most value per nominal cost (None if none)."""
@@ -364,18 +430,20 @@ class _View:
 
     def keep_value(self, source: int, units: Sequence[int]) -> float:
         """What paying one unit from ``source`` gives up (lower is better)."""
+        w = self.w
         if source == PURSE:
             return self.coin
         if source == HAND_WORKER:
-            return (0.1 if self.workers > 1 else 0.9) * self.unit
+            return (w.hand_worker if self.workers > 1 else 2.0) * self.unit
         if source == TRIBAL_WORKER:
             return self.unit
         if source == MERCHANT_TILE:
-            return self.w.merchant * self.unit
+            return w.merchant * self.unit
         r = (source - HAND0) % 4
         owed = sum(1 for u in units if u == RES_UNIT0 + r)
-        surplus = self.hold[r] - owed > self.needs()[r]
+        surplus = self.hold[r] - owed > self.needs(units[0] != ITEM)[r]
+        crowded = sum(self.s.res[self.me]) - owed > HAND_LIMIT
         if source >= FACTORY0:
-            return (0.04 if surplus else 0.9) * self.unit
-        base = 0.3 if surplus else 0.9
+            return (0.04 if surplus else 1.0) * self.unit
+        base = (0.0 if crowded else 1.0) if surplus else 2.0
         return (base + (0.2 if source >= WAREHOUSE0 else 0.0)) * self.unit

@@ -176,15 +176,34 @@ def test_mcts_rejects_bad_options() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_agents_ignore_what_the_acting_seat_cannot_see(players: int) -> None:
-    """Reshuffling other hands and the deck never changes an agent's choice."""
+    """Reshuffling other hands and the deck changes neither a choice nor MCTS's statistics."""
     game = CanonicalFlowers(FlowersConfig(num_players=players))
     rng = np.random.default_rng(11)
     changed = 0
     for k, state in enumerate(decision_states(game, seed=players, count=6)):
-        me = game.current_player(state)
-        other = game.determinize(state, me, rng)
+        other = game.determinize(state, game.current_player(state), rng)
         changed += game.to_json(other) != game.to_json(state)
-        for spec in ("mcts:30", "heuristic"):
-            first = make_agent(spec, seed=k).act_on_state(game, state)
-            assert first == make_agent(spec, seed=k).act_on_state(game, other), spec
+        assert search(game, state, k) == search(game, other, k)
+        heuristic = [HeuristicAgent("flowers", seed=k).act_on_state(game, s)
+                     for s in (state, other)]
+        assert heuristic[0] == heuristic[1]
     assert changed > 0, "the reshuffles never changed the hidden cards"
+
+
+def test_the_no_peeking_check_catches_a_peeking_search() -> None:
+    """Negative control: a search that skips determinization fails the check above."""
+    game = CanonicalFlowers(FlowersConfig(num_players=2))
+    peeking = CanonicalFlowers(FlowersConfig(num_players=2))
+    peeking.determinize = lambda state, viewer, rng: state.clone()  # type: ignore[method-assign]
+    rng = np.random.default_rng(11)
+    differs = 0
+    for k, state in enumerate(decision_states(game, seed=2, count=6)):
+        other = game.determinize(state, game.current_player(state), rng)
+        differs += search(peeking, state, k) != search(peeking, other, k)
+    assert differs > 0
+
+
+def search(game: Any, state: Any, seed: int) -> tuple[int, dict[int, tuple[int, float]]]:
+    """MCTS's action at ``state`` and its root statistics (visits and mean value per action)."""
+    agent = MCTSAgent(simulations=30, seed=seed)
+    return agent.act_on_state(game, state), agent.last_search
