@@ -67,16 +67,12 @@ MIN_TIME, MAX_TIME = 1, 5
 
 
 @dataclass(frozen=True, slots=True)
-class BuildingType:
-    """One building type: its printed cost, time cost, VP and number of copies.
+class PrintedCard:
+    """What every building and landmark card prints: cost, time cost and VP.
 
     The cost excludes the 1 worker that every purchase adds.
     """
 
-    id: int
-    key: str
-    name: str
-    kind: str
     wood: int
     brick: int
     steel: int
@@ -84,9 +80,6 @@ class BuildingType:
     coins: int
     time: int
     vp: int
-    copies: int
-    source: str
-    note: str = ""
 
     @property
     def cost(self) -> tuple[int, int, int, int, int]:
@@ -100,35 +93,28 @@ class BuildingType:
 
 
 @dataclass(frozen=True, slots=True)
-class Landmark:
-    """One landmark card: its deck (back colour), region, printed cost, time and VP.
+class BuildingType(PrintedCard):
+    """One building type: its key (the ability), kind and number of copies."""
 
-    The cost excludes the 1 worker that every purchase adds.
-    """
+    id: int
+    key: str
+    name: str
+    kind: str
+    copies: int
+    source: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Landmark(PrintedCard):
+    """One landmark card: its deck (back colour) and region."""
 
     id: int
     name: str
     deck: int
     region: str
-    wood: int
-    brick: int
-    steel: int
-    stone: int
-    coins: int
-    time: int
-    vp: int
     source: str
     note: str = ""
-
-    @property
-    def cost(self) -> tuple[int, int, int, int, int]:
-        """The printed cost as ``(wood, brick, steel, stone, coins)``."""
-        return (self.wood, self.brick, self.steel, self.stone, self.coins)
-
-    @property
-    def resource_cost(self) -> tuple[int, int, int, int]:
-        """The resource part of the cost, in ``RESOURCES`` order."""
-        return (self.wood, self.brick, self.steel, self.stone)
 
 
 @lru_cache(maxsize=8)
