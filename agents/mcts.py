@@ -8,19 +8,26 @@ Each simulation of a search from seat ``me``'s decision:
    root, with UCB1 over the actions legal in this determinization. Each edge
    holds its mover's statistics; an availability count (how often the action
    was legal when its node was visited) replaces the parent's visit count.
+   With ``prior_weight`` > 0 the game heuristic's move at a node gets a
+   progressive bias ``prior_weight / (visits + 1)`` and is expanded first.
 3. *Chance*: chance events are not tree edges; they are sampled from the
    engine (``resolve_chance`` / ``sample_chance``, i.e. ``chance_outcomes``).
 4. *Expand* one untried action, then *roll out* (random or heuristic moves).
 5. *Back up* a per-player reward vector: ``game.returns`` when the game ends;
    at a horizon cut, the mean over opponents of
-   ``tanh((own score gain - their score gain since the root) / score_scale)``.
+   ``clip((own score gain - their score gain since the root) / score_scale, -1, 1)``.
 
-Defaults (measured on 2-player Flowers; see the project report): random
-rollouts cut at the end of the current round (``horizon="round"``, which falls
-back to the game's end for states without a ``round`` counter), exploration
-0.7, score_scale 10. The agent reads the state only through the engine
-contract and determinizes before every simulation, so it never uses hidden
-information. The final move is the root action with the most visits.
+Defaults (measured on 2-player Flowers): rollouts stop at the end of the
+current round (``horizon="round"``; states without a ``round`` counter play to
+the end of the game), score_scale 40 (a linear value: a round's VP are worth
+about the same whenever they are won), exploration 0.7. ``rollout="random"``
+needs nothing but the engine contract; ``rollout="heuristic"`` uses the game's
+module in ``agents.heuristics`` for rollouts and, unless ``prior_weight`` is
+given, as a tree prior of weight 6. That is much stronger at the same budget
+(at 50 simulations it wins ~56% of 2-player games against the greedy heuristic,
+random rollouts ~10%) and about three times slower. The agent reads the state only
+through the engine contract and determinizes before every simulation, so it
+never uses hidden information. The final move is the most visited root action.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ from .base import StateAgent
 
 ROLLOUTS = ("random", "heuristic")
 HORIZONS = ("round", "game")
+HEURISTIC_PRIOR = 6.0
+"""Default progressive-bias weight of the heuristic's move when rollouts are heuristic."""
 
 
 class _Node:
@@ -59,19 +68,24 @@ class MCTSAgent(StateAgent):
 
     def __init__(self, simulations: int = 100, seed: int | None = None, *,
                  exploration: float = 0.7, rollout: str = "random",
-                 horizon: str = "round", score_scale: float = 10.0,
-                 prior_weight: float = 0.0) -> None:
+                 horizon: str = "round", score_scale: float = 40.0,
+                 prior_weight: float | None = None) -> None:
+        """Configure the search (see the module docstring for the options' meaning)."""
         if simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {HORIZONS}, got {horizon!r}")
+        if score_scale <= 0:
+            raise ValueError(f"score_scale must be positive, got {score_scale}")
         self.simulations = simulations
         self.exploration = exploration
         self.rollout = rollout
         self.horizon = horizon
         self.score_scale = score_scale
+        if prior_weight is None:
+            prior_weight = HEURISTIC_PRIOR if rollout == "heuristic" else 0.0
         self.prior_weight = prior_weight
         self.rng = np.random.default_rng(seed)
         self._policy: dict[str, Callable[[Any, Any, np.random.Generator], int]] = {}
