@@ -1,20 +1,17 @@
-"""A greedy Taiwan Formosa player.
+"""A greedy Taiwan Formosa player (it may read everything but the decks' face-down order).
 
-* Dice: extra dice with the coins above a reserve; up to ``early_dice`` while many
-  rounds remain, ``late_dice`` later and ``final_dice`` in the last round.
-* Action turn: use every Temple; then rate each purchase (building, face-up landmark,
-  charity, overtime) by its value in VP per cost unit (1 per resource or worker, 1/9 per
-  coin, plus the overhead of the exchanges that make it affordable). Value = printed VP
-  (or VP minus the penalty of the space it would end on) + ability value over the rounds
-  left + projected region-majority value of the markers it places. The best plan is
-  carried out one step (exchange or purchase) at a time while its ratio clears
-  ``threshold``; in the last round any net gain is taken. Otherwise PASS.
-* Pay: hand items before stored ones, a factory only for a resource it does not need,
-  and the least useful items for the 3-item exchange.
-* Region: the best projected majority gain (+ Hot Spring VP). Warehouse: the resource it
-  lacks most for its targets. Discards: the resource it needs least.
-
-Everything is public in Taiwan Formosa; the player never reads a deck's face-down order.
+* Dice: extra dice with the coins above ``reserve`` (more early and in the last round).
+* Action turn: use every Temple, then take the next step (an exchange or the purchase) of
+  the best plan: a building, face-up landmark, charity or overtime rated by value per cost.
+  Value = VP (less the penalty of the space it would end on) + ability value over the
+  estimated rounds left + projected area-majority value of the markers it places. Cost =
+  held items at what they are worth next round (a resource 1, a coin 1/9, perishable hand
+  workers and merchants less) + the cheapest exchanges that make it affordable. PASS when
+  no ratio clears ``threshold`` (in the last round: no net gain), after cashing a leftover
+  merchant into a needed resource.
+* Pay: hand before stock, a factory only for a resource it does not need, the least
+  useful items for the 3-item exchange. Region: the best majority gain (+ Hot Spring VP).
+  Warehouse: the resource it lacks most for its targets. Discards: the one needed least.
 """
 
 from __future__ import annotations
@@ -26,18 +23,8 @@ from typing import Any
 import numpy as np
 
 from formosa_envs.games.taiwan import actions as A
+from formosa_envs.games.taiwan import payment as P
 from formosa_envs.games.taiwan.flow import CONVENIENCE
-from formosa_envs.games.taiwan.payment import (
-    FACTORY0,
-    HAND0,
-    HAND_WORKER,
-    ITEM,
-    MERCHANT_TILE,
-    PURSE,
-    RES_UNIT0,
-    TRIBAL_WORKER,
-    WAREHOUSE0,
-)
 from formosa_envs.games.taiwan.rules import CHARITY, DICE_COST, HOT_SPRING, PUBLIC_ART
 from formosa_envs.games.taiwan.scoring import TRAIN_VP, UNCOMPLETED_PENALTY, area_ranks
 from formosa_envs.games.taiwan.state import HAND_LIMIT, LANDMARK0, NUM_DECKS
@@ -59,10 +46,8 @@ class Weights:
     focus: float = 0.3         # share of all purchases that fall on the nearest-empty piles
     contest: float = 0.3       # share of a red (exclusive) ability's value its owner keeps
     hand_worker: float = 0.33  # worth of a hand worker (lost at cleanup; a third of an exchange)
-    merchant: float = 0.78     # worth of a merchant (lost at cleanup; a resource less 2 coins)
+    merchant: float = 0.5     # worth of a merchant (lost at cleanup; preferred to 9 coins)
     majority: float = 0.2      # weight of projected area-majority value
-    charity: float = 0.0       # extra cost units of a charitable contribution (marker scarcity)
-    save: float = 0.0          # extra cost of spending a resource kept for the target landmark
     rich: float = 30.0         # coins beyond this are worth proportionally less
     overtime_early: float = 0.5  # weight of overtime value before the last round (uncertain)
 
@@ -70,8 +55,8 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 PRIOR_ROUNDS = 3                                             # weight of ``pace`` in rounds
 LANDMARKS = 16
-PER_USE = {"sawmill": 0.15, "brickworks": 0.15, "steelworks": 0.15, "stone_factory": 0.15,
-           "temple": 1.7, "lottery_office": 0.2}             # VP per action / dice phase
+PER_USE = {"sawmill": 0.05, "brickworks": 0.05, "steelworks": 0.05, "stone_factory": 0.05,
+           "temple": 1.2, "lottery_office": 0.2}             # VP per action / dice phase
 PER_INCOME = {"night_market": 3 / 9}                         # VP per income phase
 RED_PER_ROUND = {"judicial_court": 0.5, "tax_bureau": 0.33, "demolition_company": 0.4,
                  "urban_development_bureau": 0.3}            # opponents' loss per round
@@ -96,12 +81,8 @@ def choose(game: Any, state: Any, rng: np.random.Generator,
 
 
 def rounds_left(s: Any, w: Weights = DEFAULT_WEIGHTS) -> int:
-    """Estimated Building phases still to come, this round's included.
-
-    The piles and decks nearest to empty are emptied at a pace that starts at
-    ``w.pace`` cards per player per round and moves toward the pace observed so far,
-    so a game in which nobody buys is not expected to end soon.
-    """
+    """Estimated Building phases left, this one included: the piles nearest to empty go
+    at ``w.pace`` cards per player and round, moving to the observed pace (no stalls)."""
     if s.final_round:
         return 1
     sizes = sorted([s.piles[t] for t in range(18) if s.in_game[t]]
@@ -129,19 +110,15 @@ class _View:
         self.workers = s.workers[me] + s.tribal[me]
         self.fee = int(self._rival_holds("urban_development_bureau"))
         self.delay = int(self._rival_holds("demolition_company"))
-        placed = sum(s.markers) * min(1.0, (self.left - 1) / 6)
-        self.extra_markers = placed / 4      # projected future markers per region
+        self.extra_markers = sum(s.markers) * min(1.0, (self.left - 1) / 6) / 4  # per region
         self.unit = 0.05 if self.last else 1.0
-        rich = max(1.0, s.coins[me] / w.rich)
-        self.coin = 0.01 if self.last else 1 / 9 / rich
+        self.coin = 0.01 if self.last else 1 / 9 / max(1.0, s.coins[me] / w.rich)
         self._wanted: list[int] | None = None
         self._target: list[int] | None = None
 
     def _rival_holds(self, key: str) -> bool:
-        owner = self.g.exclusive_owner(self.s, key)
-        return owner >= 0 and owner != self.me
+        return self.g.exclusive_owner(self.s, key) not in (-1, self.me)
 
-    # ----- dice -------------------------------------------------------------------
     def dice(self, legal: list[int]) -> int:
         """Extra dice with the coins above the reserve, more early and in the last round."""
         w = self.w
@@ -150,7 +127,6 @@ class _View:
         extra = min(cap, max(0, (self.s.coins[self.me] - w.reserve) // DICE_COST))
         return A.DICE0 + extra if A.DICE0 + extra in legal else legal[0]
 
-    # ----- the action turn ------------------------------------------------------------
     def act(self, legal: list[int]) -> int:
         """Temple first, then the next step of the best plan, or PASS."""
         if A.TEMPLE in legal:
@@ -158,8 +134,7 @@ class _View:
         best = self.best_plan(set(legal))
         if best is None:
             return self._cash_in_merchant(legal)
-        _value, _cost, action, steps = best
-        return steps[0] if steps else action
+        return best[3][0] if best[3] else best[2]  # the first exchange, else the action
 
     def _cash_in_merchant(self, legal: list[int]) -> int:
         """Before passing, turn a merchant (lost at cleanup) into the resource most needed."""
@@ -194,11 +169,9 @@ class _View:
                 lm = self.g.landmarks[s.face_up[k]]
                 value = self.card_value(lm, LANDMARK0) + self.majority(self.g.region_of[lm.id], 1)
                 self._add(out, legal, A.BUY_L0 + k, value, lm.resource_cost, lm.coins + self.fee)
-        for r, (res, count, coins) in enumerate(CHARITY if s.markers[me] else ()):
-            need = [0, 0, 0, 0]
-            need[res] = count
-            self._add(out, legal, A.CHARITY0 + r, self.majority(r, 1), need, coins, 0,
-                      self.w.charity)
+        for r in range(4) if s.markers[me] else ():
+            self._add(out, legal, A.CHARITY0 + r, self.majority(r, 1),
+                      self._cost_of(A.CHARITY0 + r), CHARITY[r][2], 0)
         for i, (code, space) in enumerate(s.track[me][:A.TRACK_SLOTS]):
             if space >= 2:
                 self._add(out, legal, A.OVERTIME0 + i, self.overtime(code, space),
@@ -206,35 +179,30 @@ class _View:
         return out
 
     def _add(self, out: list[Plan], legal: set[int] | None, action: int, value: float,
-             need: Sequence[int], coins: int, workers: int = 1, extra: float = 0.0) -> None:
+             need: Sequence[int], coins: int, workers: int = 1) -> None:
         """Append the plan for ``action`` if it is worth something and can be paid."""
         if value <= 0:
             return
-        keep = (0, 0, 0, 0) if list(need) == self.saving_for() else self.saving_for()
-        found = self.exchanges(need, workers, coins, keep)
+        found = self.exchanges(need, workers, coins)
         if found is None:
             return
         steps, cost = found
         first = steps[0] if steps else action
         if legal is not None and first not in legal:
             return
-        out.append((value, cost + extra * self.unit, action, steps))
+        out.append((value, cost, action, steps))
 
-    def exchanges(self, need: Sequence[int], workers: int, coins: int,
-                  keep: Sequence[int] = (0, 0, 0, 0)) -> tuple[tuple[int, ...], float] | None:
-        """Exchanges that make a cost payable and the cost in units, or None.
-
-        Held items cost what they are worth next round: a resource 1, a hand worker or a
-        merchant only what it could still be exchanged for. Each missing unit comes from
-        the cheapest exchange: a merchant, three spare items or nine coins.
-        """
+    def exchanges(self, need: Sequence[int], workers: int,
+                  coins: int) -> tuple[tuple[int, ...], float] | None:
+        """Exchanges that make a cost payable (each missing unit by the cheapest of a
+        merchant, three spare items or nine coins) and the cost in units; None if none."""
         s, me, w = self.s, self.me, self.w
         gaps = [0] * max(0, workers - self.workers)
         for r in range(4):
             gaps += [r + 1] * max(0, need[r] - self.hold[r])
         hand_workers = min(workers, s.workers[me])
         cost = (hand_workers * w.hand_worker + (workers - hand_workers - gaps.count(0))
-                + sum(need) - (len(gaps) - gaps.count(0)) + w.save * self._dips(need, keep))
+                + sum(need) - (len(gaps) - gaps.count(0)))
         merchants, spare = s.merchants[me], self._spare_items(need, workers)
         steps: list[int] = []
         for out in gaps:
@@ -261,14 +229,6 @@ class _View:
         spare_workers = max(0, s.workers[me] - workers)
         return sorted([0.0] * over + [w.hand_worker] * spare_workers
                       + [w.merchant] * s.merchants[me] + [1.0] * (spare_res - over))
-
-    def _dips(self, need: Sequence[int], keep: Sequence[int]) -> int:
-        """How many of the resources ``need`` takes from those kept for ``keep``."""
-        dips = 0
-        for r in range(4):
-            used = min(need[r], self.hold[r])
-            dips += max(0, used - max(0, self.hold[r] - keep[r]))
-        return dips
 
     # ----- values ---------------------------------------------------------------------
     def card_value(self, card: Any, code: int) -> float:
@@ -314,12 +274,11 @@ class _View:
             return self._train_gain()
         if key == "convenience_store":
             return self._store_gain(incomes)
-        regions = range(4)
         if key == "public_art_installation":
-            return max((self.majority(r, 2) for r in regions if me not in s.regions[r]),
+            return max((self.majority(r, 2) for r in range(4) if me not in s.regions[r]),
                        default=0.0)
         if key == "hot_spring_hotel":
-            return max(2 * len(s.regions[r]) + self.majority(r, 1) for r in regions)
+            return max(2 * len(s.regions[r]) + self.majority(r, 1) for r in range(4))
         return 0.0
 
     def _train_gain(self) -> float:
@@ -373,44 +332,35 @@ class _View:
 
     # ----- payments and small choices ---------------------------------------------------
     def needs(self, target: bool = True) -> list[int]:
-        """Resources wanted for the best plan (and the landmark it saves for if ``target``)."""
+        """Resources wanted for the best plan (and the best face-up landmark if ``target``)."""
         if self._wanted is None:
             plan = self.best_plan(None)
             self._wanted = self._cost_of(plan[2]) if plan else [0, 0, 0, 0]
-        if not target:
+        if not target or self.last:
             return self._wanted
-        return [max(a, b) for a, b in zip(self._wanted, self.saving_for(), strict=True)]
-
-    def saving_for(self) -> list[int]:
-        """The resources of the landmark it saves for (none in the last round)."""
         if self._target is None:
-            lm = None if self.last else self._landmark_target()
+            lm = self._landmark_target()
             self._target = list(lm.resource_cost) if lm else [0, 0, 0, 0]
-        return self._target
+        return [max(a, b) for a, b in zip(self._wanted, self._target, strict=True)]
 
     def _landmark_target(self) -> Any:
         """The face-up landmark with the most value per nominal cost (None if none)."""
-        best, best_ratio = None, 0.0
-        for card in self.s.face_up:
-            if card >= 0:
-                lm = self.g.landmarks[card]
-                value = self.card_value(lm, LANDMARK0) + self.majority(self.g.region_of[card], 1)
-                ratio = value / (1 + sum(lm.resource_cost) + lm.coins / 9)
-                if ratio > best_ratio:
-                    best, best_ratio = lm, ratio
-        return best
+        def ratio(lm: Any) -> float:
+            value = self.card_value(lm, LANDMARK0) + self.majority(self.g.region_of[lm.id], 1)
+            return value / (1 + sum(lm.resource_cost) + lm.coins / 9)
+        return max((self.g.landmarks[c] for c in self.s.face_up if c >= 0), key=ratio,
+                   default=None)
 
     def _cost_of(self, action: int) -> list[int]:
         seg, i = A.ACTION_SPACE.decode(action)
+        need = [0, 0, 0, 0]
         if seg == "BUY_BUILDING":
-            return list(self.g.buildings[i].resource_cost)
-        if seg == "BUY_LANDMARK":
-            return list(self.g.landmarks[self.s.face_up[i]].resource_cost)
-        if seg == "CHARITY":
-            need = [0, 0, 0, 0]
+            need = list(self.g.buildings[i].resource_cost)
+        elif seg == "BUY_LANDMARK":
+            need = list(self.g.landmarks[self.s.face_up[i]].resource_cost)
+        elif seg == "CHARITY":
             need[CHARITY[i][0]] = CHARITY[i][1]
-            return need
-        return [0, 0, 0, 0]
+        return need
 
     def option_value(self, d: Any, action: int) -> float:
         """Value of one option of a pay, region, warehouse or discard decision."""
@@ -431,19 +381,19 @@ class _View:
     def keep_value(self, source: int, units: Sequence[int]) -> float:
         """What paying one unit from ``source`` gives up (lower is better)."""
         w = self.w
-        if source == PURSE:
+        if source == P.PURSE:
             return self.coin
-        if source == HAND_WORKER:
-            return (w.hand_worker if self.workers > 1 else 2.0) * self.unit
-        if source == TRIBAL_WORKER:
+        if source == P.HAND_WORKER:  # the plan's own worker is kept out of the 3-item exchange
+            return (2.0 if units[0] == P.ITEM and self.workers <= 1 else w.hand_worker) * self.unit
+        if source == P.TRIBAL_WORKER:
             return self.unit
-        if source == MERCHANT_TILE:
+        if source == P.MERCHANT_TILE:
             return w.merchant * self.unit
-        r = (source - HAND0) % 4
-        owed = sum(1 for u in units if u == RES_UNIT0 + r)
-        surplus = self.hold[r] - owed > self.needs(units[0] != ITEM)[r]
+        r = (source - P.HAND0) % 4
+        owed = sum(1 for u in units if u == P.RES_UNIT0 + r)
+        surplus = self.hold[r] - owed > self.needs(units[0] != P.ITEM)[r]
         crowded = sum(self.s.res[self.me]) - owed > HAND_LIMIT
-        if source >= FACTORY0:
+        if source >= P.FACTORY0:
             return (0.04 if surplus else 1.0) * self.unit
         base = (0.0 if crowded else 1.0) if surplus else 2.0
-        return (base + (0.2 if source >= WAREHOUSE0 else 0.0)) * self.unit
+        return (base + (0.2 if source >= P.WAREHOUSE0 else 0.0)) * self.unit
