@@ -5,7 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formosa_envs.core.decisions import Decision
-from formosa_envs.core.payment import PayHandler, feasible, legal_sources, start_payment
+from formosa_envs.core.payment import (
+    PayHandler,
+    feasible,
+    legal_sources,
+    pay_decision,
+    pay_options,
+    pay_purpose,
+    pay_units,
+    start_payment,
+)
 
 COIN, WOOD = 0, 1            # units
 PURSE, LOG, SAWMILL = 0, 1, 2  # sources: coins, wood in hand, wood paid as a coin (once)
@@ -69,7 +78,10 @@ def test_forced_units_are_paid_and_choices_become_decisions() -> None:
     start_payment(MODEL, wallet, 0, purpose=7, units=(WOOD, COIN, COIN))
     # the wood unit is forced (LOG only); then a coin has two sources: a decision
     assert wallet.log == [(WOOD, LOG)]
-    assert wallet.stack == [Decision("pay", 0, ctx=(7, COIN, COIN))]
+    assert wallet.stack == [pay_decision(0, 7, (PURSE, SAWMILL), (COIN, COIN))]
+    assert pay_units(wallet.stack[-1]) == (COIN, COIN)
+    assert pay_options(wallet.stack[-1]) == (PURSE, SAWMILL)
+    assert pay_purpose(wallet.stack[-1]) == 7
     handler = PayHandler(MODEL, first_action=100)
     d = wallet.stack.pop()
     assert handler.legal(None, wallet, d) == [100 + PURSE, 100 + SAWMILL]

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from formosa_envs.core.payment import pay_units
 from formosa_envs.games.taiwan import actions as A
 from formosa_envs.games.taiwan import payment as P
 from formosa_envs.games.taiwan.flow import CONVENIENCE
@@ -365,7 +366,7 @@ class _View:
     def option_value(self, d: Any, action: int) -> float:
         """Value of one option of a pay, region, warehouse or discard decision."""
         if d.kind == "pay":
-            return -self.keep_value(action - A.PAY0, d.ctx[1:])
+            return -self.keep_value(action - A.PAY0, pay_units(d))
         if d.kind == "region":
             r = action - A.REGION0
             if d.ctx[0] == HOT_SPRING:

@@ -18,7 +18,11 @@ mechanism for that:
 * :class:`PayHandler` is the decision handler: it pays forced units
   automatically and asks the player whenever a unit has two or more sources.
 
-The pending payment lives in a ``Decision("pay", player, ctx=(purpose, *units))``.
+The pending payment lives in a ``Decision("pay", player, ctx=...)`` built by
+:func:`pay_decision`: it records the purpose, the legal sources of the next
+unit (computed once, when the decision is pushed; nothing changes while it
+waits) and the units left. Read it back with :func:`pay_purpose`,
+:func:`pay_options` and :func:`pay_units`.
 """
 
 from __future__ import annotations
@@ -107,6 +111,27 @@ def legal_sources(model: PaymentModel, state: Any, player: int,
     return options
 
 
+def pay_decision(player: int, purpose: int, options: Sequence[int],
+                 units: Sequence[int]) -> Decision:
+    """The ``pay`` frame: ``ctx = (purpose, len(options), *options, *units)``."""
+    return Decision("pay", player, ctx=(purpose, len(options), *options, *units))
+
+
+def pay_purpose(d: Decision) -> int:
+    """What the pending payment ``d`` pays for."""
+    return d.ctx[0]
+
+
+def pay_options(d: Decision) -> tuple[int, ...]:
+    """The sources that may pay the next unit of ``d`` (each keeps the rest payable)."""
+    return d.ctx[2:2 + d.ctx[1]]
+
+
+def pay_units(d: Decision) -> tuple[int, ...]:
+    """The units ``d`` still has to pay, the next one first."""
+    return d.ctx[2 + d.ctx[1]:]
+
+
 def start_payment(model: PaymentModel, state: Any, player: int, purpose: int,
                   units: Sequence[int]) -> None:
     """Begin paying ``units`` for ``purpose``: pay forced units, push a decision if needed.
@@ -119,7 +144,7 @@ def start_payment(model: PaymentModel, state: Any, player: int, purpose: int,
         if not options:
             raise ValueError(f"payment for purpose {purpose} cannot be completed: {units}")
         if len(options) > 1:
-            state.stack.append(Decision("pay", player, ctx=(purpose, *units)))
+            state.stack.append(pay_decision(player, purpose, options, units))
             return
         model.take(state, player, units[0], options[0])
         units = units[1:]
@@ -137,11 +162,14 @@ class PayHandler(Handler):
 
     def legal(self, game: Any, state: Any, d: Decision) -> list[int]:
         """One PAY_SOURCE action per source that keeps the payment completable."""
-        units = d.ctx[1:]
-        return [self.first_action + s for s in legal_sources(self.model, state, d.player, units)]
+        return [self.first_action + s for s in pay_options(d)]
+
+    def is_legal(self, game: Any, state: Any, d: Decision, action: int) -> bool:
+        """Whether ``action`` pays the next unit from one of the decision's sources."""
+        return action - self.first_action in pay_options(d)
 
     def apply(self, game: Any, state: Any, d: Decision, action: int) -> None:
         """Pay the unit from the chosen source, then continue the payment."""
-        purpose, unit, rest = d.ctx[0], d.ctx[1], d.ctx[2:]
-        self.model.take(state, d.player, unit, action - self.first_action)
-        start_payment(self.model, state, d.player, purpose, rest)
+        units = pay_units(d)
+        self.model.take(state, d.player, units[0], action - self.first_action)
+        start_payment(self.model, state, d.player, pay_purpose(d), units[1:])

@@ -13,6 +13,10 @@ from formosa_envs.games.taiwan.payment import (
     MERCHANT,
     RES_UNIT0,
     WORKER,
+    NeedTable,
+    affordable,
+    affordable_many,
+    needs_of,
 )
 
 UNIT_KINDS = [COIN, BUY_COIN, WORKER, MERCHANT, *(RES_UNIT0 + r for r in range(4))]
@@ -96,3 +100,20 @@ def test_fast_legal_sources_match_the_generic_rule() -> None:
         assert fast == slow, units
         compared += 1
     assert compared > 1000
+
+
+def test_vectorised_affordability_matches_the_row_by_row_check() -> None:
+    game = make_game(num_players=2)
+    rng = np.random.default_rng(4)
+    rows = np.array([needs_of(tuple(int(u) for u in rng.choice(
+        [*UNIT_KINDS, ITEM], int(rng.integers(0, 9))))) for _ in range(60)], dtype=np.int64)
+    table = NeedTable(rows)
+    outcomes = set()
+    for _ in range(500):
+        state = random_holdings(game, rng)
+        budget = game.payment.budget(state, 0)
+        many = affordable_many(budget, table)
+        single = [affordable(budget, row) for row in rows]
+        assert many.tolist() == single
+        outcomes.update(single)
+    assert outcomes == {True, False}

@@ -23,6 +23,7 @@ from .flow import FLOW, RED_KEYS
 from .payment import (
     BUY_COIN,
     WORKER,
+    NeedTable,
     TaiwanPayment,
     affordable,
     affordable_many,
@@ -159,7 +160,7 @@ class TaiwanGame(StackGame):
             options.append(A.TEMPLE)
         return options
 
-    def _build_need_rows(self) -> list[np.ndarray]:
+    def _build_need_rows(self) -> list[NeedTable]:
         """Unit-kind counts of every buyable or payable thing, without and with the fee:
         rows 0-17 buildings, 18-33 landmarks, 34-36 exchanges, 37 overtime, 38 temple,
         39-42 charity."""
@@ -169,7 +170,7 @@ class TaiwanGame(StackGame):
             rows += [FIXED_NEEDS[k] for k in ("items", "coins", "merchant", "overtime",
                                               "temple")]
             rows += [needs_of(self.charity_units(r)) for r in range(4)]
-            tables.append(np.array(rows, dtype=np.int64))
+            tables.append(NeedTable(np.array(rows, dtype=np.int64)))
         return tables
 
     def action_allowed(self, s: TaiwanState, p: int, action: int) -> bool:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from formosa_envs.core.observer import ObservationLayout, Piece, scaled, seat_order
+from formosa_envs.core.payment import pay_units
 
 from .state import CARD_CODES, NUM_DECKS, TaiwanState
 
@@ -49,21 +50,15 @@ def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
     vec, views = game.obs_buffer  # a reusable buffer with a view per piece
     vec.fill(0.0)
-    v = lambda _vec, name: views[name]  # noqa: E731
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
-    v(vec, "seats")[:len(order)] = _seat_rows(s, order)
-    tracks, built, bought = v(vec, "tracks"), v(vec, "built"), v(vec, "bought")
-    for i, p in enumerate(order):
-        for code, space in s.track[p]:
-            tracks[i, code, min(space, 6) - 1] += 0.25
-        for code in s.built[p]:
-            built[i, code] += 0.25
-        bought[i] = np.asarray(s.bought[p], np.float32) / 4
+    views["seats"][:len(order)] = _seat_rows(s, order)
+    _write_cards(s, views, order)
+    exclusive = views["exclusive"]
     for k, owner in enumerate(s.exclusive):
         if owner >= 0:
-            v(vec, "exclusive")[k, rel[owner]] = 1.0
-    _write_regions(s, v(vec, "regions"), rel)
+            exclusive[k, rel[owner]] = 1.0
+    _write_regions(s, views["regions"], rel)
     _write_table(game, s, views, viewer)
     return vec.copy()
 
@@ -80,13 +75,34 @@ def _seat_rows(s: TaiwanState, order: list[int]) -> np.ndarray:
     return np.minimum(np.asarray(rows, dtype=np.float32) / SEAT_SCALE, 1.0)
 
 
+def _write_cards(s: TaiwanState, views: dict[str, np.ndarray], order: list[int]) -> None:
+    """Cards on each seat's time track, completed cards and types bought (count / 4).
+
+    Counts are gathered in Python first: one numpy write per distinct card,
+    not one per copy."""
+    tracks, built, bought = views["tracks"], views["built"], views["bought"]
+    for i, p in enumerate(order):
+        on_track: dict[tuple[int, int], int] = {}
+        for code, space in s.track[p]:
+            key = (code, min(space, 6) - 1)
+            on_track[key] = on_track.get(key, 0) + 1
+        for (code, space), count in on_track.items():
+            tracks[i, code, space] = count * 0.25
+        for code in set(s.built[p]):
+            built[i, code] = s.built[p].count(code) * 0.25
+    bought[:len(order)] = [s.bought[p] for p in order]
+    bought *= 0.25
+
+
 def _write_regions(s: TaiwanState, view: np.ndarray, rel: dict[int, int]) -> None:
+    """Markers per region and owner (/7) and each owner's first placement ((i+1)/10)."""
     for r, markers in enumerate(s.regions):
+        first: dict[int, int] = {}
         for i, owner in enumerate(markers):
             col = rel.get(owner, S)  # the neutral colour sits in the last column
-            view[r, col, 0] += 1 / 7
-            if view[r, col, 1] == 0:
-                view[r, col, 1] = (i + 1) / 10
+            first.setdefault(col, i)
+        for col, i in first.items():
+            view[r, col] = (markers.count(markers[i]) / 7, (i + 1) / 10)
 
 
 def _write_table(game: TaiwanGame, s: TaiwanState, views: dict[str, np.ndarray],
@@ -104,7 +120,7 @@ def _write_table(game: TaiwanGame, s: TaiwanState, views: dict[str, np.ndarray],
         d = s.stack[-1]
         views["decision"][KINDS.index(d.kind)] = 1.0
         if d.kind == "pay":
-            for unit in d.ctx[1:]:
+            for unit in pay_units(d):
                 views["units"][unit] += 0.1
     empty = sum(1 for t in range(18) if s.in_game[t] and s.piles[t] == 0)
     empty += sum(1 for d in range(NUM_DECKS) if s.face_up[d] < 0 and not s.decks[d])

@@ -195,19 +195,34 @@ def affordable(budget: tuple[list[int], list[int], int, int, int, list[int]],
     return need[ITEM] <= items
 
 
+class NeedTable:
+    """Unit-kind counts of many costs (one row each), split into the columns
+    :func:`affordable_many` compares, so that one check is a handful of array ops."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        rows = np.asarray(rows, dtype=np.int64)
+        self.rows = rows
+        want = rows[:, RES_UNIT0:RES_UNIT0 + RESOURCES]
+        self.want = want
+        # compared at once with [workers, merchants, purse, hand + Warehouse per resource]
+        self.basic = np.concatenate([rows[:, [WORKER, MERCHANT, COIN]], want], axis=1)
+        self.all_coins = rows[:, COIN] + rows[:, BUY_COIN]
+        # items left = (all items) - (resources, workers and merchants spent)
+        self.items_needed = rows[:, ITEM] + want.sum(axis=1) + rows[:, WORKER] + rows[:, MERCHANT]
+
+
 def affordable_many(budget: tuple[list[int], list[int], int, int, int, list[int]],
-                    needs: np.ndarray) -> np.ndarray:
-    """:func:`affordable` for every row of ``needs`` at once (rows: unit-kind counts)."""
-    hand, ware, purse, workers, merchants, uses = (np.asarray(x) for x in budget)
-    want = needs[:, RES_UNIT0:RES_UNIT0 + RESOURCES]
-    ok = (needs[:, WORKER] <= workers) & (needs[:, MERCHANT] <= merchants)
-    ok &= (needs[:, COIN] <= purse) & np.all(want <= hand + ware, axis=1)
-    spare = hand - np.maximum(0, want - ware)
-    subs = np.maximum(0, np.minimum(uses, spare)).sum(axis=1)
-    ok &= needs[:, COIN] + needs[:, BUY_COIN] <= purse + subs
-    items = (hand + ware - want).sum(axis=1) + (workers - needs[:, WORKER]) + (
-        merchants - needs[:, MERCHANT])
-    return ok & (needs[:, ITEM] <= items)
+                    table: NeedTable) -> np.ndarray:
+    """:func:`affordable` for every row of ``table`` at once (same answers, row by row)."""
+    hand, ware, purse, workers, merchants, uses = budget
+    held = [h + w for h, w in zip(hand, ware, strict=True)]
+    ok = (table.basic <= [workers, merchants, purse, *held]).all(axis=1)
+    # a factory substitutes a hand resource not needed as itself, once per completed copy
+    cap = [min(u, h) for u, h in zip(uses, hand, strict=True)]
+    subs = np.maximum(np.minimum(cap, np.subtract(held, table.want)), 0).sum(axis=1)
+    ok &= table.all_coins <= subs + purse
+    ok &= table.items_needed <= sum(held) + workers + merchants
+    return ok
 
 
 def _after(budget: tuple[list[int], list[int], int, int, int, list[int]],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from formosa_envs.core.engine import CHANCE
+from formosa_envs.core.payment import pay_units
 
 from . import actions as A
 from .payment import SOURCE_NAMES, describe_unit
@@ -84,7 +85,7 @@ def label_action(game: TaiwanGame, s: TaiwanState, action: int) -> str:
 
 def _pay_label(game: TaiwanGame, s: TaiwanState, i: int) -> str:
     d = s.stack[-1] if s.stack else None
-    unit = f" one {describe_unit(d.ctx[1])}" if d is not None and d.kind == "pay" else ""
+    unit = f" one {describe_unit(pay_units(d)[0])}" if d is not None and d.kind == "pay" else ""
     return f"pay{unit} with {SOURCE_NAMES[i]}"
 
 
