@@ -38,7 +38,7 @@ G3 = make_game(num_players=3)
 G2 = make_game(num_players=2)
 B = {key: building_id(G3, key) for key in BUILDING_KEYS}
 SANSIANTAI = landmark_id(G3, "Sansiantai")            # deck 0, 5 stone, time 4, east, 5 VP
-SUN_MOON_LAKE = landmark_id(G3, "Sun Moon Lake")      # deck 0, time 5
+SUN_MOON_LAKE = landmark_id(G3, "Sun Moon Lake")      # deck 0, time 4
 WOOD, BRICK, STEEL, STONE = range(4)
 NORTH, CENTRAL, SOUTH, EAST = range(4)
 FACE_WORKER, FACE_MERCHANT = 4, 5
@@ -339,12 +339,12 @@ def test_no_other_action_between_payment_steps() -> None:
 
 
 def test_pay_offers_only_sources_that_keep_the_cost_payable() -> None:
-    """T-4.4, R-8: with 4 coins, 1 spare wood and a Sawmill, a 5-coin cost can always be
+    """T-4.4, R-8: with 6 coins, 1 spare wood and a Sawmill, a 7-coin cost can always be
     finished: the last coin is forced onto the Sawmill."""
     s = scenario(G3, built=none3(list, p0=[B["sawmill"]]), res=none3(res, p0=res(wood=2)),
-                 coins=[4, 0, 0], workers=[1, 0, 0])
-    chosen = buy(G3, s, "night_market", PURSE)   # 1 wood + 5 coins
-    assert chosen == [PURSE] * 4                 # then the Sawmill was the only source left
+                 coins=[6, 0, 0], workers=[1, 0, 0])
+    chosen = buy(G3, s, "night_market", PURSE)   # 1 wood + 7 coins
+    assert chosen == [PURSE] * 6                 # then the Sawmill was the only source left
     assert s.coins[0] == 0 and s.res[0] == res() and s.factory_used[0][WOOD] == 1
 
 
@@ -525,8 +525,8 @@ def test_factory_pays_a_purchase_coin_as_a_pay_choice() -> None:
     """T-9.2, R-7, R-29 [A. Sawmill]: a completed Sawmill lets 1 hand wood pay 1 coin of a
     card purchase; it is offered as a pay choice, never used automatically."""
     s = scenario(G3, built=none3(list, p0=[B["sawmill"]]), res=none3(res, p0=res(wood=1, stone=1)),
-                 coins=[5, 0, 0], workers=[1, 0, 0])
-    act(G3, s, A.BUY_B0 + B["lottery_office"])   # 1 stone + 2 coins
+                 coins=[7, 0, 0], workers=[1, 0, 0])
+    act(G3, s, A.BUY_B0 + B["lottery_office"])   # 1 stone + 4 coins
     assert kind(G3, s) == "pay"
     assert G3.legal_actions(s) == [A.PAY0 + PURSE, A.PAY0 + FACTORY0 + WOOD]
     act(G3, s, A.PAY0 + FACTORY0 + WOOD)
@@ -542,20 +542,20 @@ def test_factory_once_per_round_per_copy() -> None:
     buy(G3, s, lottery, FACTORY0 + WOOD)
     act(G3, s, A.BUY_B0 + B[lottery])
     assert kind(G3, s) == "act"                  # the second coin question never comes
-    assert s.res[0] == res(wood=1) and s.coins[0] == 10 - 1 - 2
+    assert s.res[0] == res(wood=1) and s.coins[0] == 10 - 3 - 4   # 1 stone + 4 coins each
     s = scenario(G3, built=none3(list, p0=[B["sawmill"]] * 2),
-                 res=none3(res, p0=res(wood=2, stone=1)), coins=[0, 0, 0], workers=[1, 0, 0])
+                 res=none3(res, p0=res(wood=2, stone=1)), coins=[2, 0, 0], workers=[1, 0, 0])
     buy(G3, s, lottery)
-    assert s.res[0] == res() and s.factory_used[0] == [2, 0, 0, 0]
+    assert s.res[0] == res() and s.coins[0] == 0 and s.factory_used[0] == [2, 0, 0, 0]
 
 
 def test_factories_combine_on_one_purchase() -> None:
-    """T-9.2 [A. factories: effects may be combined]: a Sawmill and a Brickworks pay both
+    """T-9.2 [A. factories: effects may be combined]: a Sawmill and a Brickworks pay two
     coins of one purchase."""
     s = scenario(G3, built=none3(list, p0=[B["sawmill"], B["brickworks"]]),
-                 res=none3(res, p0=res(1, 1, 0, 1)), coins=[0, 0, 0], workers=[1, 0, 0])
-    buy(G3, s, "lottery_office")
-    assert s.res[0] == res() and s.track[0] == [[B["lottery_office"], 1]]
+                 res=none3(res, p0=res(1, 1, 0, 1)), coins=[2, 0, 0], workers=[1, 0, 0])
+    buy(G3, s, "lottery_office")   # 1 stone + 4 coins
+    assert s.res[0] == res() and s.coins[0] == 0 and s.track[0] == [[B["lottery_office"], 1]]
 
 
 def test_factories_only_help_card_purchases() -> None:
@@ -671,7 +671,7 @@ def test_public_art_ignores_the_neutral() -> None:
 def test_hot_spring_scores_two_per_marker_already_there() -> None:
     """T-9.17, R-12 [D. Hot Spring Hotel]: 2 VP per marker already in the chosen region, own
     and neutral included; then 1 marker is placed."""
-    s = scenario(G2, res=[res(2, 0, 2, 2), res()], workers=[1, 0],
+    s = scenario(G2, res=[res(3, 1, 2, 2), res()], workers=[1, 0],
                  regions=[[2], [2], [2], [2, 1, 0]])
     buy(G2, s, "hot_spring_hotel")
     assert kind(G2, s) == "region" and G2.legal_actions(s) == [A.REGION0 + r for r in range(4)]
@@ -682,7 +682,7 @@ def test_hot_spring_scores_two_per_marker_already_there() -> None:
 def test_hot_spring_with_empty_supply_still_scores() -> None:
     """R-12, R-31 [D. Hot Spring Hotel; FAQ]: with no marker left the region is still chosen
     and scored; nothing is placed."""
-    s = scenario(G2, res=[res(2, 0, 2, 2), res()], workers=[1, 0],
+    s = scenario(G2, res=[res(3, 1, 2, 2), res()], workers=[1, 0],
                  regions=[[2] + [0] * 7, [2], [2], [2]])
     buy(G2, s, "hot_spring_hotel")
     act(G2, s, A.REGION0 + NORTH)
@@ -694,14 +694,14 @@ def test_urban_development_bureau_fee() -> None:
     bought; without that coin they cannot buy; the owner pays nothing."""
     exc = {UDB: 1}
     cost = none3(res, p0=res(stone=1), p1=res(stone=1))
-    s = scenario(G3, exclusive=exc, res=cost, coins=[2, 2, 0], workers=[1, 1, 0])
-    assert A.BUY_B0 + B["lottery_office"] not in G3.legal_actions(s)
-    s = scenario(G3, exclusive=exc, res=cost, coins=[3, 2, 0], workers=[1, 1, 0])
+    s = scenario(G3, exclusive=exc, res=cost, coins=[4, 4, 0], workers=[1, 1, 0])
+    assert A.BUY_B0 + B["lottery_office"] not in G3.legal_actions(s)   # 1 stone + 4 coins
+    s = scenario(G3, exclusive=exc, res=cost, coins=[5, 4, 0], workers=[1, 1, 0])
     buy(G3, s, "lottery_office")
-    assert s.coins == [0, 3, 0]
-    s = scenario(G3, exclusive=exc, res=cost, coins=[3, 2, 0], workers=[1, 1, 0], turn=1)
+    assert s.coins == [0, 5, 0]
+    s = scenario(G3, exclusive=exc, res=cost, coins=[5, 4, 0], workers=[1, 1, 0], turn=1)
     buy(G3, s, "lottery_office")
-    assert s.coins == [3, 0, 0]
+    assert s.coins == [5, 0, 0]
 
 
 def test_urban_development_bureau_fee_on_landmarks_and_by_factory() -> None:
@@ -719,7 +719,7 @@ def test_urban_development_bureau_fee_on_landmarks_and_by_factory() -> None:
 
 def test_demolition_company_adds_one_time_for_others() -> None:
     """T-9.12, R-9, R-14 [B. Demolition Company]: other players' new cards start one space
-    higher (a time-5 landmark on space 6); the owner's do not; cards on tracks stay."""
+    higher (a time-4 landmark on space 5); the owner's do not; cards on tracks stay."""
     s = scenario(G3, exclusive={DEMOLITION: 1}, face_up=[SUN_MOON_LAKE, 4, 7, 10, 13],
                  res=[res(2, 6, 3, 0), res(0, 2, 2, 0), res()], workers=[2, 1, 0],
                  track=none3(list, p0=[[B["sawmill"], 2]]))
@@ -727,7 +727,7 @@ def test_demolition_company_adds_one_time_for_others() -> None:
     act(G3, s, A.BUY_L0)
     G3.apply_action(s, G3.legal_actions(s)[0])   # reveal
     assert s.track[0] == [[B["sawmill"], 2], [B["train_station"], 4],
-                          [LANDMARK0 + SUN_MOON_LAKE, 6]]
+                          [LANDMARK0 + SUN_MOON_LAKE, 5]]
     act(G3, s, A.PASS)
     buy(G3, s, "train_station")
     assert s.track[1] == [[B["train_station"], 3]]
@@ -916,14 +916,14 @@ def test_baseball_field_counts_completed_building_cards() -> None:
 def test_train_station_scores_by_copies_purchased(k: int, each: int) -> None:
     """T-9.14, T-8.2, R-17 [C. Train Station]: 0/2/4/6 VP per Train Station bought when
     1/2/3/4 were bought in all, completed or not."""
-    ts = B["train_station"]
+    ts, vp = B["train_station"], G3.buildings[B["train_station"]].vp
     mine = [ts] * (k - k // 2)
     s = scenario(G3, built=[mine, [ts] * (k // 2), []])
     final_scoring(G3, s)
     assert s.vp == [each * len(mine), each * (k // 2), 0]
     s = scenario(G3, track=[[[ts, 1]] * len(mine), [], []], built=[[], [ts] * (k // 2), []])
     final_scoring(G3, s)
-    assert s.vp[0] == len(mine) * (each + 2 - 2)      # on space 1: its 2 VP - 2 penalty
+    assert s.vp[0] == len(mine) * (each + vp - 2)     # on space 1: its VP - 2 penalty
 
 
 def test_area_majority_rulebook_example() -> None:
