@@ -73,3 +73,27 @@ def test_adapter_selects_out_of_turn_agents(toy_registered: None) -> None:
 def test_toy_game_passes_pettingzoo_tests(toy_registered: None) -> None:
     api_test(FormosaAECEnv("toy", num_players=3), num_cycles=200)
     seed_test(lambda: FormosaAECEnv("toy", num_players=2), num_cycles=200)
+
+
+def test_auto_frames_run_in_stack_order_without_a_seat_seeing_them() -> None:
+    """AUTO frames are continuations: settle pops and applies them until a decision."""
+    from types import SimpleNamespace
+
+    from formosa_envs.core.decisions import Decision, FunctionHandler
+    from formosa_envs.core.engine import AUTO, StackGame
+
+    log: list[str] = []
+    game = SimpleNamespace(handlers={
+        "note": FunctionHandler("noting", lambda g, s, d, a: log.append(d.ctx[0])),
+        "ask": FunctionHandler("asking", lambda g, s, d, a: log.append(f"ask{a}"),
+                               legal=lambda g, s, d: [0, 1]),
+    }, advance=lambda state: setattr(state, "over", True))
+    state = SimpleNamespace(stack=[Decision("note", AUTO, ctx=(7,)), Decision("ask", 0),
+                                   Decision("note", AUTO, ctx=(1,))], over=False)
+    StackGame.settle(game, state)  # the top AUTO frame runs; the decision stops it
+    assert log == [1] and state.stack[-1].kind == "ask"
+    assert StackGame.current_player(game, state) == 0
+    d = state.stack.pop()
+    game.handlers["ask"].apply(game, state, d, 1)
+    StackGame.settle(game, state)  # the frame below runs, then the flow ends the game
+    assert log == [1, "ask1", 7] and state.over

@@ -80,3 +80,41 @@ class Handler:
     def describe(self, game: StackGame, state: Any, d: Decision) -> str:
         """A sentence naming the decision, for people and error messages."""
         return self.label
+
+
+class FunctionHandler(Handler):
+    """A handler assembled from plain functions, for the many small decisions of a game.
+
+    ``legal(game, state, d)`` lists player actions, ``outcomes(game, state, d)``
+    lists chance outcomes, ``apply(game, state, d, action)`` carries one out.
+    Automatic (``AUTO``) frames need only ``apply``. ``label`` names the
+    decision in error messages and the CLI.
+    """
+
+    def __init__(self, label: str, apply: Any, legal: Any = None, outcomes: Any = None,
+                 is_legal: Any = None) -> None:
+        self.label = label
+        self._apply, self._legal, self._outcomes = apply, legal, outcomes
+        self._is_legal = is_legal
+
+    def legal(self, game: StackGame, state: Any, d: Decision) -> list[int]:
+        """The function's legal actions."""
+        if self._legal is None:
+            return super().legal(game, state, d)
+        return self._legal(game, state, d)
+
+    def outcomes(self, game: StackGame, state: Any, d: Decision) -> list[tuple[int, float]]:
+        """The function's chance outcomes."""
+        if self._outcomes is None:
+            return super().outcomes(game, state, d)
+        return self._outcomes(game, state, d)
+
+    def apply(self, game: StackGame, state: Any, d: Decision, action: int) -> None:
+        """Run the apply function."""
+        self._apply(game, state, d, action)
+
+    def is_legal(self, game: StackGame, state: Any, d: Decision, action: int) -> bool:
+        """The fast legality test if one was given, else membership in the list."""
+        if self._is_legal is not None and d.player >= 0:
+            return bool(self._is_legal(game, state, d, action))
+        return super().is_legal(game, state, d, action)

@@ -33,6 +33,8 @@ from .serialize import state_from_dict, state_to_dict
 
 CHANCE = -1
 """``current_player`` value while chance (a deal, a draw, a die) must be resolved."""
+AUTO = -2
+"""``player`` of an automatic frame: a queued continuation the engine runs itself."""
 TERMINAL = -4
 """``current_player`` value once the game is over."""
 
@@ -238,9 +240,23 @@ class StackGame(Game):
         """Phase flow: push the next decision(s) or set ``state.over``."""
 
     def settle(self, state: Any) -> None:
-        """Run the phase flow until a decision is pending or the game is over."""
-        while not state.stack and not state.over:
-            self.advance(state)
+        """Run automatic frames and the phase flow until a decision is pending or the
+        game is over.
+
+        A frame whose ``player`` is ``AUTO`` is a continuation ("then advance the
+        next Tea Master", "then end the turn"): it is popped and applied at once,
+        so rules can queue the steps of a compound effect under the decisions
+        that interrupt them. No seat ever sees an ``AUTO`` frame.
+        """
+        stack, handlers = state.stack, self.handlers
+        while not state.over:
+            if not stack:
+                self.advance(state)
+            elif stack[-1].player == AUTO:
+                d = stack.pop()
+                handlers[d.kind].apply(self, state, d, 0)
+            else:
+                return
 
     def current_player(self, state: Any) -> int:
         """The player of the top frame, or ``TERMINAL``."""
@@ -314,8 +330,7 @@ class StackGame(Game):
                 handler.apply(self, state, d, outcome)
                 if record is not None:
                     record.append(outcome)
-            if not stack:
-                settle(state)
+            settle(state)
 
     def is_legal(self, state: Any, d: Decision, action: Any) -> bool:
         """Whether ``action`` answers decision ``d``."""
