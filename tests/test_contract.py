@@ -13,7 +13,8 @@ from formosa_envs.core import contract
 from formosa_envs.core.errors import StateFormatError
 from formosa_envs.games import make_game
 
-RANDOM_GAMES = {"flowers": 300, "taiwan": 25}  # per player count; long soaks: test_soak.py
+# random games per player count (long soaks: test_soak.py)
+RANDOM_GAMES = {"flowers": 300, "taiwan": 25, "tea": 60}
 
 
 def test_pettingzoo_api(game_name: str, num_players: int) -> None:

@@ -30,6 +30,7 @@ GAMES: dict[str, GameInfo] = {
                         "formosa_envs.games.flowers", 2, 4),
     "taiwan": GameInfo("taiwan", "Taiwan Formosa", "formosa/taiwan-v0",
                        "formosa_envs.games.taiwan", 2, 5),
+    "tea": GameInfo("tea", "Formosa Tea", "formosa/tea-v0", "formosa_envs.games.tea", 2, 4),
 }
 
 

@@ -1,0 +1,399 @@
+"""The Worker Action phase: turns, the main actions, harvests, processing, completion.
+
+Decision kinds: ``turn`` (main action or disc use; ``ctx = (acted,)``: after the main
+action only discs and DONE), ``worker`` (Farmer or Master), ``take`` (harvest
+choice), ``extra_space`` / ``extra_colour`` (Wu Zhen Duo), ``scent_cube``,
+``disc_factory``, ``bonus_advance``. Automatic: ``resume``, ``row_advance``,
+``wu``, ``scent_after``. Rule ids refer to ``seeds/tea.md``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from formosa_envs.core.decisions import Decision, FunctionHandler
+from formosa_envs.core.engine import AUTO
+
+from . import actions as A
+from . import effects as E
+from . import markets as M
+from . import scoring
+from .state import (
+    BASKET_LIMIT,
+    FLAVOR,
+    SCENTED,
+    TeaState,
+    basket_count,
+    column_of,
+    in_play,
+    row_of,
+    tea_in_basket,
+    workers_in_row,
+)
+
+if TYPE_CHECKING:
+    from .game import TeaGame
+
+LI_CHUN_SHENG, HSU, WEI = 3, 6, 1
+
+
+# ----- the turn decision -------------------------------------------------------------
+
+def start_turn(game: TeaGame, s: TeaState, p: int) -> None:
+    """Offer ``p`` a turn, or pass them automatically when nothing is left (TEA-4.5)."""
+    s.turn = p
+    if s.farmers[p] + s.masters[p] == 0 and not _completions(game, s, p):
+        s.passed[p] = True
+        s.stack.append(Decision("next_turn", AUTO))
+        return
+    s.stack.append(Decision("turn", p, ctx=(0,)))
+
+
+def _completions(game: TeaGame, s: TeaState, p: int) -> list[int]:
+    return [t for t in range(4) if s.master_pos[p][t] == game.last[t]]
+
+
+def disc_uses(game: TeaGame, s: TeaState, p: int) -> list[int]:
+    """USE_ACTION_DISC / USE_TECH_DISC ids usable now (TEA-7.5, TEA-7.6)."""
+    uses = []
+    if s.action_discs[p][0] and M.payable_slots(game, s, p, any_slot=True):
+        uses.append(A.ACTION_DISC0)
+    if s.action_discs[p][1] and _advanceable(game, s, p):
+        uses.append(A.ACTION_DISC0 + 1)
+    uses += [A.TECH_DISC0 + k for k in range(4)
+             if s.tech_discs[p][k] and _disc_factories(s, p, k)]
+    return uses
+
+
+def main_actions(game: TeaGame, s: TeaState, p: int) -> list[int]:
+    """Main-action ids legal for ``p`` (TEA-4.2)."""
+    legal = [A.COMPLETE0 + t for t in _completions(game, s, p)]
+    workers = s.farmers[p] + s.masters[p]
+    if s.masters[p]:
+        legal += [A.PROCESS0 + t for t in range(3)
+                  if s.master_pos[p][t] < 0 and tea_in_basket(s, p, t)]
+        if s.master_pos[p][SCENTED] < 0 and sum(s.warehouse[p]):
+            legal.append(A.PROCESS0 + SCENTED)
+    if workers:
+        legal += [A.HARVEST0 + sp for sp in range(16)
+                  if in_play(s, sp) and s.occupant[sp] < 0]
+        if M.payable_slots(game, s, p, any_slot=s.character[p] == M.JOHN_DODD):
+            legal += [A.GLOBAL0 + g for g in range(3) if p not in s.market[g]]
+        legal += [A.DOMESTIC0 + k for k in range(4) if M.domestic_payable(s, p, k)]
+    return sorted(legal)
+
+
+def _turn_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
+    p = d.player
+    if d.ctx[0]:
+        return [A.DONE, *disc_uses(game, s, p)]
+    legal = main_actions(game, s, p) + disc_uses(game, s, p)
+    if s.farmers[p] + s.masters[p] == 0:
+        legal.insert(0, A.PASS)
+    return legal
+
+
+def _turn_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    p, acted = d.player, d.ctx[0]
+    if action in (A.PASS, A.DONE):
+        s.passed[p] = s.passed[p] or action == A.PASS
+        s.stack.append(Decision("end_turn", AUTO))
+        return
+    if A.ACTION_DISC0 <= action < A.WORKER0:
+        s.stack.append(Decision("resume", AUTO, ctx=(p, acted)))
+        _use_disc(game, s, p, action)
+        return
+    s.stack.append(Decision("resume", AUTO, ctx=(p, 1)))
+    seg, i = game.action_space.decode(action)
+    if seg == "COMPLETE":
+        complete(game, s, p, i)
+    elif seg == "PROCESS":
+        process(game, s, p, i)
+    else:
+        place_worker(game, s, p, action)
+
+
+def _resume_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
+    """Back to the turn: after the main action, only if a disc can still be used."""
+    p, acted = d.ctx
+    if acted and not disc_uses(game, s, p):
+        s.stack.append(Decision("end_turn", AUTO))
+    else:
+        s.stack.append(Decision("turn", p, ctx=(acted,)))
+
+
+# ----- workers ------------------------------------------------------------------------
+
+def place_worker(game: TeaGame, s: TeaState, p: int, action: int) -> None:
+    """Harvest and both markets: the player picks a Farmer or a Master if both are free."""
+    if s.farmers[p] and s.masters[p]:
+        s.stack.append(Decision("worker", p, ctx=(action,)))
+    else:
+        _do_placement(game, s, p, action, master=not s.farmers[p])
+
+
+def _worker_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    _do_placement(game, s, d.player, d.ctx[0], master=action == A.WORKER0 + 1)
+
+
+def _do_placement(game: TeaGame, s: TeaState, p: int, action: int, master: bool) -> None:
+    if master:
+        s.masters[p] -= 1
+    else:
+        s.farmers[p] -= 1
+    s.placed[p][int(master)] += 1
+    seg, i = game.action_space.decode(action)
+    if seg == "HARVEST":
+        harvest(game, s, p, i)
+    elif seg == "GLOBAL_MARKET":
+        M.global_market(game, s, p, i)
+    else:
+        M.domestic(game, s, p, i)
+
+
+# ----- harvest ------------------------------------------------------------------------
+
+def harvest(game: TeaGame, s: TeaState, p: int, space: int) -> None:
+    """A worker on ``space``: take cubes, Wu's extra cube, then the row's Masters advance."""
+    s.occupant[space] = p
+    s.last_event = f"player {p} harvests space {space}"
+    row = row_of(space)
+    s.stack.append(Decision("row_advance", AUTO, ctx=(row, workers_in_row(s, row), 0)))
+    s.stack.append(Decision("wu", AUTO, ctx=(p, space)))
+    E.ask(game, s, Decision("take", p, ctx=(space,)))
+
+
+def basket_room(s: TeaState, p: int) -> int:
+    """Free places in ``p``'s Basket (6, Li Chun Sheng 8) (TEA-5.2)."""
+    limit = BASKET_LIMIT + 2 * (s.character[p] == LI_CHUN_SHENG)
+    return limit - basket_count(s, p)
+
+
+def _take_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
+    cubes, room = s.cubes[d.ctx[0]], basket_room(s, d.player)
+    legal = [A.TAKE0 + c for c in range(3) if 0 < cubes[c] <= room]
+    one_each = [min(1, c) for c in cubes]
+    single_colour_takes = [[cubes[c] if k == c else 0 for k in range(3)] for c in range(3)]
+    if 0 < sum(one_each) <= room and one_each not in single_colour_takes:
+        legal.append(A.TAKE0 + A.ONE_EACH)  # R-6: only when it differs from every TAKE[c]
+    return [A.DONE, *legal] if legal else []
+
+
+def _take_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    if action == A.DONE:
+        return
+    space, i = d.ctx[0], action - A.TAKE0
+    cubes = s.cubes[space]
+    if i == A.ONE_EACH:
+        taken = [min(1, c) for c in cubes]
+    else:
+        taken = [cubes[c] if c == i else 0 for c in range(3)]
+    take_cubes(game, s, d.player, space, taken)
+
+
+def take_cubes(game: TeaGame, s: TeaState, p: int, space: int, taken: list[int]) -> None:
+    """Move ``taken`` cubes (per colour) to the Basket at the column's WL; bud on emptying."""
+    wl = game.water_level(s, column_of(space))
+    for c in range(3):
+        s.cubes[space][c] -= taken[c]
+        s.basket[p][3 * c + wl] += taken[c]
+    if sum(s.cubes[space]) == 0 and s.bud[space] >= 0:
+        s.buds[p][s.bud[space]] += 1
+        s.bud[space] = -1
+
+
+def _wu_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
+    p, space = d.ctx
+    if s.character[p] == E.WU:
+        E.ask(game, s, Decision("extra_space", p, ctx=(space,)))
+
+
+def _extra_space_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
+    if basket_room(s, d.player) < 1:
+        return []
+    spaces = [A.SPACE0 + sp for sp in range(16)
+              if sp != d.ctx[0] and in_play(s, sp) and sum(s.cubes[sp])]
+    return [A.DONE, *spaces] if spaces else []
+
+
+def _extra_space_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    if action != A.DONE:
+        E.ask(game, s, Decision("extra_colour", d.player, ctx=(action - A.SPACE0,)))
+
+
+def _colour_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
+    return [A.TYPE0 + c for c in range(3) if s.cubes[d.ctx[0]][c]]
+
+
+def _colour_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    taken = [0, 0, 0]
+    taken[action - A.TYPE0] = 1
+    take_cubes(game, s, d.player, d.ctx[0], taken)
+
+
+def _row_advance_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
+    """The k-th player from the active one advances their Master on the row (TEA-5.6)."""
+    row, steps, k = d.ctx
+    n = s.num_players
+    if k >= n:
+        return
+    s.stack.append(Decision("row_advance", AUTO, ctx=(row, steps, k + 1)))
+    q = (s.turn + k) % n
+    pos = s.master_pos[q][row]
+    if pos < 0 or pos == game.last[row]:
+        return
+    if pos + steps >= game.last[row]:
+        E.push_move(s, q, row, steps, arai=True)
+    else:
+        s.stack.append(Decision("advance_mode", q, ctx=(row, steps)))
+
+
+# ----- processing and completion -------------------------------------------------------
+
+def process(game: TeaGame, s: TeaState, p: int, track: int) -> None:
+    """A Tea Master on space 0 of ``track`` (TEA-6.1, TEA-6.2)."""
+    s.masters[p] -= 1
+    s.master_pos[p][track] = 0
+    s.last_event = f"player {p} starts processing on track {track}"
+    if track == SCENTED:
+        s.stack.append(Decision("scent_after", AUTO, ctx=(p,)))
+        s.stack.append(Decision("scent_cube", p))
+        return
+    moved = 0
+    for wl in range(3):
+        count = s.basket[p][3 * track + wl]
+        s.basket[p][3 * track + wl] = 0
+        s.factory[p][4 * track + wl] += count
+        moved += count
+    E.offer_tech_reward(s, p, track, moved)
+    E.push_effect(game, s, p, track, game.effect_at(track, 0))
+
+
+def _scent_cube_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
+    tea, count = s.scent[d.player][0], s.scent[d.player][1]
+    teas = [tea] if tea >= 0 else [0, 1, 2]
+    legal = [A.CUBE0 + 3 * t + q for t in teas for q in range(3)
+             if s.warehouse[d.player][3 * t + q]] if count < 6 else []
+    return [A.DONE, *legal] if count else legal
+
+
+def _scent_cube_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    if action == A.DONE:
+        return
+    cube = action - A.CUBE0
+    s.warehouse[d.player][cube] -= 1
+    s.scent[d.player][0] = cube // 3
+    s.scent[d.player][1] += 1
+    E.ask(game, s, Decision("scent_cube", d.player))
+
+
+def _scent_after_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
+    p = d.ctx[0]
+    E.offer_tech_reward(s, p, s.scent[p][0], s.scent[p][1])
+    E.push_effect(game, s, p, SCENTED, game.effect_at(SCENTED, 0))
+
+
+def complete(game: TeaGame, s: TeaState, p: int, track: int) -> None:
+    """Tea Completion: retrieve the Master, evaluate and store (TEA-8)."""
+    s.master_pos[p][track] = -1
+    s.masters[p] += 1
+    if track == SCENTED:
+        _complete_scented(game, s, p)
+        return
+    f = s.factory[p]
+    levels = f[4 * track:4 * track + 3]
+    flavor = f[4 * track + FLAVOR]
+    quality = scoring.batch_quality(levels, flavor)
+    if quality == scoring.GOOD:
+        s.vp[p] += scoring.flavor_bonus(flavor, doubled=s.character[p] == HSU)
+    s.warehouse[p][3 * track + quality] += sum(levels) + flavor
+    f[4 * track:4 * track + 4] = [0, 0, 0, 0]
+    for code in [c for c in s.discs_on[p] if c // 4 == track]:
+        s.discs_on[p].remove(code)
+        s.tech_discs[p][code % 4] += 1
+    s.last_event = f"player {p} completes {scoring.QUALITY_NAMES[quality]} tea on track {track}"
+
+
+def _complete_scented(game: TeaGame, s: TeaState, p: int) -> None:
+    tea, cubes, *buds = s.scent[p]
+    s.vp[p] += scoring.scented_vp(cubes, tea, buds, wei=s.character[p] == WEI)
+    s.bag[tea] += cubes
+    for colour in range(3):
+        s.buds_gone[colour] += buds[colour]  # the buds leave the game (TEA-8.6)
+    s.scent[p] = [-1, 0, 0, 0, 0]
+    s.last_event = f"player {p} completes scented tea"
+    E.push_tech(s, p, tea)
+
+
+# ----- discs ------------------------------------------------------------------------------
+
+def _advanceable(game: TeaGame, s: TeaState, p: int) -> list[int]:
+    return [t for t in range(4) if 0 <= s.master_pos[p][t] < game.last[t]]
+
+
+def _disc_factories(s: TeaState, p: int, kind: int) -> list[int]:
+    effect = E.DISC_EFFECT[kind]
+    return [t for t in range(3) if s.master_pos[p][t] >= 0
+            and sum(1 for c in s.discs_on[p] if c // 4 == t) < 2
+            and E.first_step_possible(s, p, t, effect)]
+
+
+def _use_disc(game: TeaGame, s: TeaState, p: int, action: int) -> None:
+    if action < A.TECH_DISC0:
+        kind = action - A.ACTION_DISC0
+        s.action_discs[p][kind] -= 1
+        s.action_supply[kind] += 1
+        if kind == 0:
+            M.global_sale(game, s, p, any_slot=True)
+        else:
+            E.ask(game, s, Decision("bonus_advance", p, 2, optional=True))
+        return
+    kind = action - A.TECH_DISC0
+    E.ask(game, s, Decision("disc_factory", p, ctx=(kind,)))
+
+
+def _disc_factory_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
+    return [A.TRACK0 + t for t in _disc_factories(s, d.player, d.ctx[0])]
+
+
+def _disc_factory_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    track, kind = action - A.TRACK0, d.ctx[0]
+    s.tech_discs[d.player][kind] -= 1
+    s.discs_on[d.player].append(4 * track + kind)
+    E.push_effect(game, s, d.player, track, E.DISC_EFFECT[kind])
+
+
+def _bonus_advance_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
+    tracks = [A.TRACK0 + t for t in _advanceable(game, s, d.player)]
+    return [A.DONE, *tracks] if tracks else []
+
+
+def _bonus_advance_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
+    """One single-space advance of an own Master; a second may follow (R-43)."""
+    if action == A.DONE:
+        return
+    if d.count > 1:
+        E.defer(s, Decision("bonus_advance", d.player, d.count - 1, optional=True))
+    E.push_move(s, d.player, action - A.TRACK0, 1, arai=True)
+
+
+HANDLERS = {
+    "turn": FunctionHandler("taking a turn", _turn_apply, _turn_legal),
+    "resume": FunctionHandler("returning to the turn", _resume_apply),
+    "worker": FunctionHandler("choosing a Tea Farmer or a Tea Master", _worker_apply,
+                              lambda g, s, d: [A.WORKER0, A.WORKER0 + 1]),
+    "take": FunctionHandler("choosing cubes to harvest", _take_apply, _take_legal),
+    "wu": FunctionHandler("Wu Zhen Duo's extra cube", _wu_apply),
+    "extra_space": FunctionHandler("choosing a space for Wu Zhen Duo's extra cube",
+                                   _extra_space_apply, _extra_space_legal),
+    "extra_colour": FunctionHandler("choosing the colour of a cube", _colour_apply,
+                                    _colour_legal),
+    "row_advance": FunctionHandler("advancing the Tea Masters of a row", _row_advance_apply),
+    "scent_cube": FunctionHandler("choosing Warehouse cubes to scent", _scent_cube_apply,
+                                  _scent_cube_legal),
+    "scent_after": FunctionHandler("starting the scented batch", _scent_after_apply),
+    "disc_factory": FunctionHandler("choosing a Factory for a technology disc",
+                                    _disc_factory_apply, _disc_factory_legal),
+    "bonus_advance": FunctionHandler("advancing own Tea Masters one space",
+                                     _bonus_advance_apply, _bonus_advance_legal),
+}
