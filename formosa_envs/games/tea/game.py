@@ -42,7 +42,9 @@ class TeaGame(StackGame):
         in_deck = [c for c in self.merchants if self.config.merchant_cards == 28 or c.in_24]
         self.stage_pools = [[c.id for c in in_deck if c.stage == st] for st in (1, 2, 3)]
         self.payment = markets.CubePayment(self)
-        self.obs_buffer = observer.LAYOUT.buffer()
+        self.card_features = observer.card_table(self)
+        self.play_spaces = [sp for sp in range(16) if sp % 4 >= (self.num_players < 4)]
+        self.weather_faces = [tuple(w.faces) for w in self.board.weather]
         table: dict[str, Any] = {**effects.HANDLERS, **turn.HANDLERS, **flow.HANDLERS,
                                  **events.HANDLERS, **markets.handlers(self)}
         for kind in [k for k, h in table.items() if getattr(h, "_legal", None) is not None]:

@@ -4,6 +4,10 @@ Everything on the table is open (R-35): baskets, factories, warehouses, discs, b
 kept merchant cards, characters. Only the order of the bag and of the merchant deck
 is unknown, and every draw is a chance event, so no seat's view depends on hidden
 information. Per-seat rows put the observer first, then the following seats.
+
+Speed: each block is gathered as one flat Python list and written with one slice
+assignment (a merchant card's features come from a precomputed table), so building
+an observation costs a few dozen numpy calls, not hundreds.
 """
 
 from __future__ import annotations
@@ -24,168 +28,182 @@ KINDS = ("turn", "worker", "take", "extra_space", "extra_colour", "advance_mode"
          "scent_bud", "arai_extra", "tech_any", "tech_reward", "scent_cube", "disc_factory",
          "bonus_advance", "choose_merchant", "pay", "dodd_advance", "bonus_space",
          "event_discard", "event_1868", "draft", "setup_space", "setup_colour")
-SEAT = ("present", "is_start", "is_turn", "passed", "vp/100", "farmers/2", "masters/3",
-        "parked", "placed_farmers/2", "placed_masters/3", "domestic/15", "kept/10")
+SEAT_FEATURES = (  # dense counters first, then the sparse one-hot blocks
+    ("counters", 12, "present, start, turn, passed, vp/100, farmers/2, masters/3, parked, "
+                     "placed farmers/2, placed masters/3, domestic/15, kept/10"),
+    ("basket", 9, "basket cubes per colour x WL (/6)"),
+    ("factory", 12, "factory cubes per tea x (WL 0-2, Flavor) (/6)"),
+    ("scent", 7, "scented factory: tea one-hot, cubes/6, buds per colour/4"),
+    ("warehouse", 9, "warehouse cubes per tea x quality (/6)"),
+    ("buds", 3, "buds held per colour (/4)"),
+    ("tech", 3, "technology levels (/8)"),
+    ("discs", 6, "action discs (2) and technology discs held (4) (/4)"),
+    ("kept", 6, "kept cards per icon and demanding oolong/black/green (/8)"),
+    ("masters", 36, "Tea Master position per track, one-hot over 9 spaces"),
+    ("discs_on", 12, "technology discs on factories, tea x kind"),
+    ("character", 7, "character one-hot"),
+)
+SEAT_WIDTH = sum(width for _, width, _ in SEAT_FEATURES)
+DENSE = SEAT_WIDTH - 36 - 12 - 7
+ONE_HOTS = SEAT_WIDTH - DENSE
+MASTERS0, DISCS_ON0, CHARACTER0 = 0, 36, 48
+CARD_WIDTH = 12
 LAYOUT = ObservationLayout([
-    Piece("seats", (S, len(SEAT)), "per-seat counters, egocentric"),
-    Piece("basket", (S, 9), "basket cubes per colour x WL (/6)"),
-    Piece("factory", (S, 12), "factory cubes per tea x (WL 0-2, Flavor) (/6)"),
-    Piece("scent", (S, 8), "scented factory: tea one-hot, cubes/6, buds per colour/4"),
-    Piece("warehouse", (S, 9), "warehouse cubes per tea x quality (/6)"),
-    Piece("buds", (S, 3), "buds held per colour (/4)"),
-    Piece("masters", (S, 4, 9), "Tea Master position per track (one-hot over spaces)"),
-    Piece("tech", (S, 3), "technology levels (/8)"),
-    Piece("discs", (S, 6), "action discs (2) and technology discs held (4) (/4)"),
-    Piece("discs_on", (S, 12), "technology discs on factories, tea x kind"),
-    Piece("kept", (S, 6), "kept cards per icon (/8) and demanding oolong/black/green (/8)"),
-    Piece("character", (S, 7), "character one-hot"),
-    Piece("plantation", (SPACES, 12), "per space: in play, cubes per colour/3, bud one-hot, "
-          "worker owner (egocentric 4) + any"),
-    Piece("weather", (4, 3), "WL one-hot above each column"),
-    Piece("next_weather", (4, 3), "WL one-hot each column will show next round"),
+    # dense block: written with one slice assignment and one scaling
+    Piece("seat_counters", (S, DENSE), "per seat, egocentric: " + "; ".join(
+        f"{name} ({width}): {doc}" for name, width, doc in SEAT_FEATURES[:9])),
+    Piece("plantation_cubes", (SPACES, 3), "cubes per space and colour (/3)"),
     Piece("bag", (3,), "cubes in the bag per colour (/35)"),
-    Piece("display", (DISPLAY_ROWS * DISPLAY_SLOTS, 12), "per slot: present, stage one-hot, "
-          "demand/4, icon one-hot, VP good/normal/poor /20"),
-    Piece("deck", (4,), "cards left per stage (/12) and returned (/8)"),
-    Piece("market", (3, S), "Global Market occupancy per space and seat"),
-    Piece("supply", (6,), "action discs (/8, /4) and technology discs (/4) in the supply"),
+    Piece("table", (4 + 3 * S + 6,), "deck per stage/12 and returned/8; Global Market "
+          "occupancy per space x seat; supply: action discs /8, /4, technology discs /4"),
+    Piece("context_values", (3,), "pending decision: count/2, optional, steps/4"),
+    # merchant cards: one gather from a precomputed table
+    Piece("display", (DISPLAY_ROWS * DISPLAY_SLOTS, CARD_WIDTH), "per slot: present, stage "
+          "one-hot, demand/4, icon one-hot, VP good/20, normal/20"),
+    # one-hot block: every 1 written with one scatter
+    Piece("seat_one_hots", (S, SEAT_WIDTH - DENSE), "per seat, egocentric: " + "; ".join(
+        f"{name} ({width}): {doc}" for name, width, doc in SEAT_FEATURES[9:])),
+    Piece("plantation_flags", (SPACES, 9), "per space: in play, bud one-hot, worker owner "
+          "(egocentric 4), any worker"),
+    Piece("weather", (4, 6), "per column: WL one-hot now, WL one-hot next round"),
     Piece("events", (11, 3), "per event: in the game, this round's, already resolved"),
     Piece("draft", (7,), "characters face up in the draft"),
     Piece("round", (6,), "round one-hot"),
     Piece("phase", (4,), "phase one-hot"),
     Piece("decision", (len(KINDS),), "the observer's pending decision kind"),
-    Piece("context", (4 + 3 + 16 + 3,), "decision context: track, tea, space, count/2, "
-          "optional, steps/4"),
+    Piece("context", (4 + 3 + 16,), "decision context: track, tea, space"),
     Piece("players", (3,), "player count one-hot (2-4)"),
 ])
+OFF = LAYOUT.offsets
+DENSE_END = OFF["display"]
+SCALE = np.concatenate([
+    np.tile(np.array([1, 1, 1, 1, 0.01, 0.5, 1 / 3, 1, 0.5, 1 / 3, 1 / 15, 0.1]
+                     + [1 / 6] * 21 + [1, 1, 1, 1 / 6, 0.25, 0.25, 0.25]
+                     + [1 / 6] * 9 + [0.25] * 3 + [0.125] * 3 + [0.25] * 6 + [0.125] * 6), S),
+    [1 / 3] * (SPACES * 3), [1 / 35] * 3, [1] * (4 + 3 * S + 6), [0.5, 1, 0.25]],
+).astype(np.float32)
+ONE_HOTS = SEAT_WIDTH - DENSE
+KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+CONTEXT_TRACK = {"lower": 0, "tech_reward": 0, "disc_factory": 0, "advance_mode": 0}
+CONTEXT_SPACE = ("take", "extra_colour", "setup_colour", "extra_space")
+
+
+def card_table(game: TeaGame) -> np.ndarray:
+    """Observation features of every merchant card, plus a zero row for an empty slot."""
+    table = np.zeros((len(game.merchants) + 1, CARD_WIDTH), dtype=np.float32)
+    for card in game.merchants:
+        row = table[card.id]
+        row[0], row[card.stage] = 1, 1
+        row[4:7] = np.array(card.demand) / 4
+        row[7 + card.icon_index] = 1
+        row[10:12] = (card.good / 20, card.normal / 20)
+    return table
 
 
 def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
-    vec, views = game.obs_buffer
-    vec.fill(0.0)
+    vec = np.zeros(LAYOUT.size, dtype=np.float32)
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
+    dense: list[float] = []
+    ones: list[int] = []
     for i, p in enumerate(order):
-        _write_seat(game, s, views, i, p)
-    _write_plantation(game, s, views, rel)
-    _write_merchants(game, s, views, rel)
-    _write_rounds(game, s, views)
-    _write_decision(s, views, viewer)
+        dense += _dense_row(game, s, p)
+        ones += _one_hot_columns(s, p, OFF["seat_one_hots"] + i * ONE_HOTS)
+    dense += [0] * (DENSE * (S - len(order)))
+    for space in s.cubes:
+        dense += space
+    dense += s.bag
+    dense += _table_row(s, rel)
+    _plantation_ones(game, s, rel, ones)
+    _round_ones(s, ones)
+    _decision(s, viewer, dense, ones)
+    vec[:DENSE_END] = dense
+    vec[:DENSE_END] *= SCALE
+    vec[DENSE_END:OFF["seat_one_hots"]] = game.card_features[
+        [c for row in s.display for c in row]].reshape(-1)
+    vec[ones] = 1.0
     np.minimum(vec, 1.0, out=vec)  # counters beyond their scale saturate
-    return vec.copy()
+    return vec
 
 
-def _write_seat(game: TeaGame, s: TeaState, v: dict[str, np.ndarray], i: int, p: int) -> None:
-    v["seats"][i] = (1, p == s.start_player, p == s.turn, s.passed[p], s.vp[p] / 100,
-                     s.farmers[p] / 2, s.masters[p] / 3, s.parked[p], s.placed[p][0] / 2,
-                     s.placed[p][1] / 3, s.domestic[p] / 15, len(s.kept[p]) / 10)
-    v["basket"][i] = s.basket[p]
-    v["factory"][i] = s.factory[p]
+def _dense_row(game: TeaGame, s: TeaState, p: int) -> list[int]:
+    """The dense per-seat features of ``p``, unscaled (``SEAT_FEATURES[:9]``)."""
     tea, cubes, *buds = s.scent[p]
-    if tea >= 0:
-        v["scent"][i, tea] = 1
-    v["scent"][i, 3] = cubes / 6
-    v["scent"][i, 4:7] = buds
-    v["warehouse"][i] = s.warehouse[p]
-    v["buds"][i] = s.buds[p]
-    for t, pos in enumerate(s.master_pos[p]):
-        if pos >= 0:
-            v["masters"][i, t, min(pos, 8)] = 1
-    v["tech"][i] = s.tech[p]
-    v["discs"][i] = (*s.action_discs[p], *s.tech_discs[p])
-    for code in s.discs_on[p]:
-        v["discs_on"][i, code] += 1
+    kept = [0] * 6
     for c in s.kept[p]:
         card = game.merchants[c]
-        v["kept"][i, card.icon_index] += 1
-        for tea_i in range(3):
-            v["kept"][i, 3 + tea_i] += card.demand[tea_i] > 0
+        kept[card.icon_index] += 1
+        for t in range(3):
+            kept[3 + t] += card.demand[t] > 0
+    return [1, int(p == s.start_player), int(p == s.turn), int(s.passed[p]), max(s.vp[p], 0),
+            s.farmers[p], s.masters[p], s.parked[p], *s.placed[p], s.domestic[p],
+            len(s.kept[p]), *s.basket[p], *s.factory[p], int(tea == 0), int(tea == 1),
+            int(tea == 2), cubes, *buds, *s.warehouse[p], *s.buds[p], *s.tech[p],
+            *s.action_discs[p], *s.tech_discs[p], *kept]
+
+
+def _one_hot_columns(s: TeaState, p: int, base: int) -> list[int]:
+    """Flat indices of the ones in ``p``'s Master, disc-on-factory and character blocks."""
+    ones = [base + 9 * t + min(pos, 8) for t, pos in enumerate(s.master_pos[p]) if pos >= 0]
+    ones += [base + 36 + code for code in s.discs_on[p]]
     if s.character[p] >= 0:
-        v["character"][i, s.character[p]] = 1
-    for name in ("basket", "factory", "warehouse"):
-        v[name][i] /= 6
-    v["scent"][i, 4:7] /= 4
-    v["buds"][i] /= 4
-    v["tech"][i] /= 8
-    v["discs"][i] /= 4
-    v["kept"][i] /= 8
+        ones.append(base + 48 + s.character[p])
+    return ones
 
 
-def _write_plantation(game: TeaGame, s: TeaState, v: dict[str, np.ndarray],
-                      rel: dict[int, int]) -> None:
-    plant = v["plantation"]
-    for sp in range(SPACES):
-        if sp % 4 not in s.columns:
-            continue
-        row = plant[sp]
-        row[0] = 1
-        row[1:4] = s.cubes[sp]
-        row[1:4] /= 3
-        if s.bud[sp] >= 0:
-            row[4 + s.bud[sp]] = 1
-        if s.occupant[sp] >= 0:
-            row[7 + rel[s.occupant[sp]]] = 1
-            row[11] = 1
-    for col in range(4):
-        v["weather"][col, game.water_level(s, col)] = 1
-        nxt = s.weather[(col + 1) % 4] if col < 3 else s.weather[0]
-        face = s.face[nxt] ^ (col == 3)
-        v["next_weather"][col, game.board.weather[nxt].faces[face]] = 1
-    v["bag"][:] = s.bag
-    v["bag"] /= 35
-
-
-def _write_merchants(game: TeaGame, s: TeaState, v: dict[str, np.ndarray],
-                     rel: dict[int, int]) -> None:
-    display = v["display"]
-    for r in range(DISPLAY_ROWS):
-        for c, card_id in enumerate(s.display[r]):
-            if card_id < 0:
-                continue
-            card = game.merchants[card_id]
-            row = display[DISPLAY_SLOTS * r + c]
-            row[0] = 1
-            row[card.stage] = 1
-            row[4:7] = card.demand
-            row[4:7] /= 4
-            row[7 + card.icon_index] = 1
-            row[10:12] = (card.good / 20, card.normal / 20)
-    v["deck"][:] = (*(len(p) / 12 for p in s.deck_pools), len(s.deck_tail) / 8)
+def _table_row(s: TeaState, rel: dict[int, int]) -> list[float]:
+    market = [0] * (3 * S)
     for g, owners in enumerate(s.market):
         for p in owners:
-            v["market"][g, rel[p]] = 1
-    v["supply"][:] = (s.action_supply[0] / 8, s.action_supply[1] / 4,
-                      *(k / 4 for k in s.tech_supply))
+            market[S * g + rel[p]] = 1
+    return [*(len(p) / 12 for p in s.deck_pools), len(s.deck_tail) / 8, *market,
+            s.action_supply[0] / 8, s.action_supply[1] / 4, *(k / 4 for k in s.tech_supply)]
 
 
-def _write_rounds(game: TeaGame, s: TeaState, v: dict[str, np.ndarray]) -> None:
+def _plantation_ones(game: TeaGame, s: TeaState, rel: dict[int, int], ones: list[int]) -> None:
+    base = OFF["plantation_flags"]
+    for sp in game.play_spaces:
+        at = base + 9 * sp
+        ones.append(at)
+        if s.bud[sp] >= 0:
+            ones.append(at + 1 + s.bud[sp])
+        if s.occupant[sp] >= 0:
+            ones += (at + 4 + rel[s.occupant[sp]], at + 8)
+    base = OFF["weather"]
+    for col in range(4):
+        nxt = s.weather[(col + 1) % 4]
+        level = game.board.weather[nxt].faces[s.face[nxt] ^ (col == 3)]
+        ones += (base + 6 * col + game.water_level(s, col), base + 6 * col + 3 + level)
+
+
+def _round_ones(s: TeaState, ones: list[int]) -> None:
+    base = OFF["events"]
     for k, e in enumerate(s.events):
-        v["events"][e, 0] = 1
-        v["events"][e, 1] = k + 1 == s.round
-        v["events"][e, 2] = k + 1 < s.round
-    for c in s.draft_pool:
-        v["draft"][c] = 1
-    v["round"][min(s.round, 6) - 1] = 1
-    v["phase"][s.phase] = 1
-    v["players"][s.num_players - 2] = 1
+        ones.append(base + 3 * e)
+        if k + 1 == s.round:
+            ones.append(base + 3 * e + 1)
+        elif k + 1 < s.round:
+            ones.append(base + 3 * e + 2)
+    ones += [OFF["draft"] + c for c in s.draft_pool]
+    ones += (OFF["round"] + min(s.round, 6) - 1, OFF["phase"] + s.phase,
+             OFF["players"] + s.num_players - 2)
 
 
-def _write_decision(s: TeaState, v: dict[str, np.ndarray], viewer: int) -> None:
-    if s.over or not s.stack or s.stack[-1].player != viewer:
+def _decision(s: TeaState, viewer: int, dense: list[float], ones: list[int]) -> None:
+    """The observer's pending decision: its kind, context and counters."""
+    d = s.stack[-1] if s.stack and not s.over else None
+    if d is None or d.player != viewer:
+        dense += (0, 0, 0)
         return
-    d = s.stack[-1]
-    if d.kind in KINDS:
-        v["decision"][KINDS.index(d.kind)] = 1
-    ctx = v["context"]
-    if d.kind in ("lower", "tech_reward", "disc_factory") and d.ctx:
-        ctx[min(d.ctx[0], 3)] = 1
-    if d.kind in ("take", "extra_colour", "setup_colour", "extra_space") and d.ctx:
-        ctx[7 + d.ctx[0]] = 1
-    if d.kind == "advance_mode":
-        ctx[d.ctx[0]] = 1
-        ctx[25] = min(d.ctx[1] / 4, 1.0)
-    if d.kind in ("scent_cube",) and s.scent[viewer][0] >= 0:
-        ctx[4 + s.scent[viewer][0]] = 1
-    ctx[23] = min(d.count / 2, 1.0)
-    ctx[24] = d.optional
+    if d.kind in KIND_INDEX:
+        ones.append(OFF["decision"] + KIND_INDEX[d.kind])
+    ctx = OFF["context"]
+    if d.kind in CONTEXT_TRACK and d.ctx:
+        ones.append(ctx + min(d.ctx[0], 3))
+    if d.kind in CONTEXT_SPACE and d.ctx:
+        ones.append(ctx + 7 + d.ctx[0])
+    if d.kind == "scent_cube" and s.scent[viewer][0] >= 0:
+        ones.append(ctx + 4 + s.scent[viewer][0])
+    steps = d.ctx[1] if d.kind == "advance_mode" else 0
+    dense += (d.count, int(d.optional), steps)
