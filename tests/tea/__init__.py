@@ -1,0 +1,1 @@
+"""Formosa Tea tests."""
