@@ -53,7 +53,11 @@ def setup_step(game: TeaGame, s: TeaState) -> None:
                 chance(Decision("draw_cube", CHANCE, ctx=(PLANT, sp)))
             chance(Decision("place_bud", CHANCE, ctx=(sp,)))
     elif step == 1:
-        s.stack.append(Decision("refill", AUTO, ctx=(0,)))  # the display, after the weather
+        # the display, after the weather: the rightmost column top to bottom first (R-22)
+        slots = [(row, col) for col in reversed(range(DISPLAY_SLOTS))
+                 for row in range(DISPLAY_ROWS)][:deck_size(s)]
+        for row, col in reversed(slots):
+            chance(Decision("merchant_draw", CHANCE, ctx=(row, col)))
         for pos in reversed(range(4)):
             chance(Decision("weather", CHANCE, ctx=(pos,)))
     elif step == 2:
@@ -213,9 +217,13 @@ def deck_size(s: TeaState) -> int:
 
 
 def _refill_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
-    """Slide a row's cards right and draw into its leftmost empty slots (R-22)."""
+    """Slide a row that lost cards this turn right and draw into its empty slots (R-22)."""
     row = d.ctx[0]
     if row >= DISPLAY_ROWS:
+        s.lost_rows.clear()
+        return
+    if row not in s.lost_rows:
+        s.stack.append(Decision("refill", AUTO, ctx=(row + 1,)))
         return
     cards = [c for c in s.display[row] if c >= 0]
     s.display[row] = [-1] * (DISPLAY_SLOTS - len(cards)) + cards

@@ -129,6 +129,8 @@ def settle_sale(game: TeaGame, s: TeaState, p: int, slot: int) -> None:
     card_id = s.display[row][col]
     card = game.merchants[card_id]
     s.display[row][col] = -1
+    if row not in s.lost_rows:
+        s.lost_rows.append(row)
     gained = card.vp(s.pay_low)
     if s.character[p] == WANG and card.demand[0] > 0:
         gained += s.tech[p][0]

@@ -90,6 +90,7 @@ class TeaState:
     over: bool = False
     decisions: int = 0
     last_event: str = ""
+    lost_rows: list[int] = field(default_factory=list)  # display rows to refill (TEA-9.8)
 
     def clone(self) -> TeaState:
         """An independent copy (lists of ints copied level by level)."""
