@@ -1,4 +1,4 @@
-"""Formosa Tea action ids: one Discrete(103) space for every player count.
+"""Formosa Tea action ids: one Discrete(104) space for every player count.
 
 ========================  ====  ==========================================================
 segment                   size  meaning

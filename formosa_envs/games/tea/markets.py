@@ -183,7 +183,7 @@ def offer_bonus(game: TeaGame, s: TeaState, p: int, bonus: str) -> None:
 
 def _bonus_space_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
     spaces = [A.SPACE0 + sp for sp in range(16)
-              if in_play(s, sp) and s.occupant[sp] < 0 and sum(s.cubes[sp])]
+              if in_play(s, sp) and s.occupant[sp] < 0]
     return [A.DONE, *spaces] if spaces else []
 
 
