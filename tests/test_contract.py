@@ -14,7 +14,7 @@ from formosa_envs.core.errors import StateFormatError
 from formosa_envs.games import make_game
 
 # random games per player count (long soaks: test_soak.py)
-RANDOM_GAMES = {"flowers": 300, "taiwan": 25, "tea": 60}
+RANDOM_GAMES = {"flowers": 300, "taiwan": 25, "tea": 60, "dadaocheng": 60}
 
 
 def test_pettingzoo_api(game_name: str, num_players: int) -> None:

@@ -31,6 +31,8 @@ GAMES: dict[str, GameInfo] = {
     "taiwan": GameInfo("taiwan", "Taiwan Formosa", "formosa/taiwan-v0",
                        "formosa_envs.games.taiwan", 2, 5),
     "tea": GameInfo("tea", "Formosa Tea", "formosa/tea-v0", "formosa_envs.games.tea", 2, 4),
+    "dadaocheng": GameInfo("dadaocheng", "Dadaocheng", "formosa/dadaocheng-v0",
+                           "formosa_envs.games.dadaocheng", 1, 4),
 }
 
 

@@ -1,0 +1,193 @@
+"""The Dadaocheng engine: :class:`DadaochengGame` on the shared stack-of-decisions core."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, ClassVar
+
+import numpy as np
+
+from formosa_envs.core.actions import ActionSpace
+from formosa_envs.core.engine import StackGame, rank_returns
+from formosa_envs.core.errors import StateFormatError
+from formosa_envs.core.payment import PayHandler
+
+from . import actions as A
+from . import cascade, events, flow, observer, shop
+from .config import MAX_PLAYERS, MIN_PLAYERS, DadaochengConfig
+from .content import (
+    DEN,
+    MANSION,
+    WORKSHOP,
+    load_buildings,
+    load_discs,
+    load_events,
+    load_ships,
+    load_temple,
+)
+from .grid import cascade_can_end
+from .invariants import check_state
+from .layouts import layout_table
+from .render import label_action, render_text
+from .scoring import den_penalty, mansion_vp, most_buildings_bonus, solo_tier
+from .state import SEAT_SIDES, DadaochengState, new_state
+
+MAX_DECISIONS = 4000
+
+
+class DadaochengGame(StackGame):
+    """Dadaocheng for 1-4 players (1 = the single-player game)."""
+
+    name: ClassVar[str] = "dadaocheng"
+    hidden_information: ClassVar[bool] = False  # pile and deck order are chance, not secrets
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    state_class: ClassVar[type] = DadaochengState
+
+    def __init__(self, config: DadaochengConfig | None = None) -> None:
+        super().__init__(config or DadaochengConfig())
+        cfg, n = self.config, self.config.num_players
+        self.discs = load_discs(cfg.disc_file)
+        self.ships = load_ships(cfg.ship_file)
+        self.buildings = load_buildings(cfg.building_file)
+        self.temple = load_temple(cfg.board_file)
+        self.events = load_events()
+        self.event_index = {e.key: i for i, e in enumerate(self.events)}
+        self.solo = n == 1
+        commodity = tuple(sorted(d.faces[0] for d in self.discs if d.faces[0] != 4))
+        self.layout_table = layout_table(commodity, self.solo)
+        self.ships_per_level = 6 if self.solo else 12
+        self.hand_limit = (2 if cfg.solo_challenge == "hand2" else 3) if self.solo else 6
+        sides = SEAT_SIDES[n]
+        if n == 2 and cfg.two_player_sides == "adjacent":
+            sides = (0, 1)
+        self.sides = sides
+        self._can_end: OrderedDict[tuple[Any, int], dict[int, bool]] = OrderedDict()
+        self.payment = shop.CubePayment(self)
+        table: dict[str, Any] = {**cascade.HANDLERS, **shop.HANDLERS, **events.HANDLERS,
+                                 **flow.HANDLERS, "pay": PayHandler(self.payment, A.COLOUR0)}
+        self.handlers = table  # type: ignore[misc]
+
+    def build_action_space(self) -> ActionSpace:
+        """See ``actions.py``."""
+        return A.ACTION_SPACE
+
+    @property
+    def observation_size(self) -> int:
+        """Length of a seat's observation."""
+        return observer.LAYOUT.size
+
+    @property
+    def state_size(self) -> int:
+        """Seat 0's view is the global state: nothing else is hidden."""
+        return observer.LAYOUT.size
+
+    @property
+    def max_game_length(self) -> int:
+        """Truncation guard in player decisions."""
+        return MAX_DECISIONS
+
+    def new_initial_state(self) -> DadaochengState:
+        """A new game at its first setup chance event."""
+        n = self.num_players
+        piles = [b.piles[n - 1] for b in self.buildings]
+        pools = [[s.id for s in self.ships if s.level == lvl] for lvl in (1, 2, 3)]
+        event_pool = [] if self.solo else list(range(len(self.events)))
+        state = new_state(n, self.sides, piles, pools, event_pool)
+        self.settle(state)
+        return state
+
+    def advance(self, state: DadaochengState) -> None:
+        """The phase flow runs only during setup; turns queue their own frames."""
+        flow.setup_step(self, state)
+
+    def can_end(self, faces: tuple[tuple[int, int], ...], start: int) -> dict[int, bool]:
+        """Which grid states reachable from ``start`` can still end the cascade (cached)."""
+        key = (faces, start)
+        found = self._can_end.get(key)
+        if found is None:
+            found = cascade_can_end(faces, start)
+            self._can_end[key] = found
+            if len(self._can_end) > 256:
+                self._can_end.popitem(last=False)
+        return found
+
+    # ----- scoring --------------------------------------------------------------------
+    def prestige(self, s: DadaochengState) -> list[int]:
+        """Each player's prestige if the game ended now (DDC-13)."""
+        n = s.num_players
+        total_opium = sum(s.opium)
+        bonus = [0] * n
+        if self.event_index["e1920"] in s.events:
+            bonus = most_buildings_bonus([sum(b) for b in s.buildings])
+        out = []
+        for p in range(n):
+            pp = sum(self.ships[i].prestige for i in s.ships[p])
+            pp += sum(self.buildings[t].prestige * s.buildings[p][t] for t in range(1, 5))
+            pp += mansion_vp(s.buildings[p][MANSION]) + s.credit[p] // 5 - s.opium[p]
+            pp -= s.buildings[p][DEN] * den_penalty(total_opium, n)
+            out.append(pp + 3 * s.sign[p] + bonus[p])
+        return out
+
+    def scores(self, state: DadaochengState) -> list[float]:
+        """Prestige points (final scoring formula, valid at any time)."""
+        return [float(x) for x in self.prestige(state)]
+
+    def returns(self, state: DadaochengState) -> list[float]:
+        """Rank returns on (prestige, credit); solo: +1 for a won game, -1 otherwise."""
+        if not self.is_terminal(state):
+            return [0.0] * self.num_players
+        if self.solo:
+            return [1.0 if self.solo_result(state)["won"] else -1.0]
+        keys = [pp * 10_000 + c for pp, c in zip(self.prestige(state), state.credit,
+                                                 strict=True)]
+        return rank_returns(keys)
+
+    def solo_result(self, s: DadaochengState) -> dict[str, Any]:
+        """The single-player outcome: tier, both challenge conditions, won (DDC-14, 15)."""
+        score = self.prestige(s)[0]
+        level3 = sum(1 for i in s.ships[0] if self.ships[i].level == 3)
+        ships_ok = level3 == self.ships_per_level and s.buildings[0][WORKSHOP] == 0
+        buildings_ok = all(s.piles[t] == 0 for t in range(4))
+        challenge = self.config.solo_challenge
+        met = {"ships": ships_ok, "buildings": buildings_ok}.get(challenge, True)
+        return {"score": score, "tier": solo_tier(score), "ships_challenge": ships_ok,
+                "buildings_challenge": buildings_ok,
+                "won": score >= self.config.solo_target and met}
+
+    # ----- views ----------------------------------------------------------------------
+    def observe(self, state: DadaochengState, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (everything but pile order is public)."""
+        return observer.observe(self, state, seat)
+
+    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
+        """The named pieces of the observation."""
+        return observer.LAYOUT.describe()
+
+    def state_vector(self, state: DadaochengState) -> np.ndarray:
+        """Seat 0's view: nothing is hidden apart from the piles' order."""
+        return observer.observe(self, state, 0)
+
+    def render(self, state: DadaochengState, viewer: int | None = None) -> str:
+        """The table as text."""
+        return render_text(self, state)
+
+    def action_label(self, state: DadaochengState, action: int) -> str:
+        """A readable label."""
+        return label_action(self, state, action)
+
+    def determinize(self, state: DadaochengState, viewer: int,
+                    rng: np.random.Generator) -> DadaochengState:
+        """Nothing is hidden: face-down piles are unordered pools drawn by chance."""
+        return state.clone()
+
+    def check_invariants(self, state: DadaochengState) -> None:
+        """Discs, cards and buildings are conserved; no negative counts."""
+        check_state(self, state)
+
+    def validate_state(self, state: DadaochengState) -> None:
+        """A restored state must pass the conservation checks."""
+        try:
+            check_state(self, state)
+        except (AssertionError, IndexError, TypeError, ValueError) as exc:
+            raise StateFormatError(f"saved Dadaocheng state is inconsistent: {exc}") from None

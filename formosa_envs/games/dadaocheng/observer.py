@@ -1,0 +1,148 @@
+"""Dadaocheng observation: the grid (both sides of every disc), storehouses, players.
+
+Everything is open (R-4): both faces of each disc, storehouses, hands, cards, credit,
+opium tracks. Only the order of the face-down ship piles and event deck is unknown,
+and each reveal is a chance event. Per-seat rows put the observer first. Built like
+the Formosa Tea observer: one dense slice assignment and one scatter of ones.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from formosa_envs.core.observer import ObservationLayout, Piece, seat_order
+
+from .grid import showing
+from .state import USED_SIZE, DadaochengState
+
+if TYPE_CHECKING:
+    from .game import DadaochengGame
+
+S = 4
+KINDS = ("move", "swap_to", "line", "loop_any", "loop_gift", "full_house", "discard", "lose",
+         "purchase", "pay", "give", "take", "store_space", "convert", "exchange_more")
+SEAT_DENSE = 20
+LAYOUT = ObservationLayout([
+    Piece("seat_counters", (S, SEAT_DENSE), "per seat, egocentric: present, turn, start, "
+          "hand per colour/6, credit/20, opium used/10, loop cubes/3, ships per level/6, "
+          "buildings per type/6, prestige now/100"),
+    Piece("storehouse", (16, 5), "cubes per space and colour (/2)"),
+    Piece("ships", (3, 7), "face-up ship per level: cost per colour/3, required/10, "
+          "credit/5, prestige/15"),
+    Piece("piles", (3 + 5,), "ships left per level/12, buildings left per type/24"),
+    Piece("used", (USED_SIZE,), "this turn's flags: temple, event, markets, dens, store/"
+          "market/workshop/den bought, workshops used"),
+    Piece("context_values", (1,), "pending decision: count/3"),
+    Piece("grid", (16, 16), "per cell: sun colour, back colour, showing colour (one-hot "
+          "each), back side up"),
+    Piece("spaces", (16, 6), "per space: Store, covered, owner (egocentric 4)"),
+    Piece("seat_sides", (S, 4), "the side each seat owns (S, W, N, E)"),
+    Piece("ship_up", (3,), "a face-up ship on each level"),
+    Piece("events", (14, 2), "per event: this round's, revealed"),
+    Piece("round", (10,), "round one-hot"),
+    Piece("decision", (len(KINDS),), "the observer's pending decision kind"),
+    Piece("context", (16 + 5,), "decision context: the swap's first cell, the colour given"),
+    Piece("players", (4,), "player count one-hot (1-4)"),
+])
+OFF = LAYOUT.offsets
+DENSE_END = OFF["grid"]
+SCALE = np.concatenate([
+    np.tile([1, 1, 1] + [1 / 6] * 5 + [1 / 20, 1 / 10, 1 / 3] + [1 / 6] * 3 + [1 / 6] * 5
+            + [0.01], S),
+    [0.5] * 80, np.tile([1 / 3] * 4 + [0.1, 0.2, 1 / 15], 3), [1 / 12] * 3 + [1 / 24] * 5,
+    [1] * USED_SIZE, [1 / 3]]).astype(np.float32)
+KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+
+
+def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray:
+    """The observation vector of ``viewer``."""
+    vec = np.zeros(LAYOUT.size, dtype=np.float32)
+    order = seat_order(viewer, s.num_players)
+    rel = {p: i for i, p in enumerate(order)}
+    prestige = game.prestige(s)
+    dense: list[float] = []
+    ones: list[int] = []
+    for i, p in enumerate(order):
+        dense += _seat_row(game, s, p, prestige[p])
+        ones.append(OFF["seat_sides"] + 4 * i + s.sides_of[p])
+    dense += [0] * (SEAT_DENSE * (S - len(order)))
+    for cubes in s.storehouse:
+        dense += cubes
+    for level in range(3):
+        ship = s.ship_up[level]
+        if ship >= 0:
+            card = game.ships[ship]
+            dense += (*card.cost, card.required, card.credit, card.prestige)
+            ones.append(OFF["ship_up"] + level)
+        else:
+            dense += (0,) * 7
+    dense += [len(pool) for pool in s.ship_pool] + s.piles + s.used
+    _grid_ones(game, s, ones)
+    _space_ones(s, rel, ones)
+    _round_ones(s, ones)
+    dense.append(_decision(s, viewer, ones))
+    vec[:DENSE_END] = dense
+    vec[:DENSE_END] *= SCALE
+    vec[ones] = 1.0
+    np.minimum(vec, 1.0, out=vec)
+    np.maximum(vec, 0.0, out=vec)     # prestige may be negative
+    return vec
+
+
+def _seat_row(game: DadaochengGame, s: DadaochengState, p: int, prestige: int) -> list[float]:
+    levels = [0, 0, 0]
+    for ship in s.ships[p]:
+        levels[game.ships[ship].level - 1] += 1
+    return [1, int(p == s.turn), int(p == s.start_player), *s.hand[p], s.credit[p], s.opium[p],
+            s.sign[p], *levels, *s.buildings[p], prestige]
+
+
+def _grid_ones(game: DadaochengGame, s: DadaochengState, ones: list[int]) -> None:
+    if min(s.cell_disc) < 0:
+        return  # the layout is being placed
+    faces = tuple(game.discs[d].faces for d in s.cell_disc)
+    shown = showing(faces, s.bits())
+    base = OFF["grid"]
+    for cell, (sun, back) in enumerate(faces):
+        at = base + 16 * cell
+        ones += (at + sun, at + 5 + back, at + 10 + shown[cell])
+        if s.flipped[cell]:
+            ones.append(at + 15)
+
+
+def _space_ones(s: DadaochengState, rel: dict[int, int], ones: list[int]) -> None:
+    owner = {side: p for p, side in enumerate(s.sides_of)}
+    base = OFF["spaces"]
+    for space in range(16):
+        side = space // 4
+        at = base + 6 * space
+        if s.remodelled[space]:
+            ones.append(at)
+        if s.covered[side]:
+            ones.append(at + 1)
+        elif side in owner:
+            ones.append(at + 2 + rel[owner[side]])
+
+
+def _round_ones(s: DadaochengState, ones: list[int]) -> None:
+    for k, e in enumerate(s.events):
+        ones.append(OFF["events"] + 2 * e + 1)
+        if k + 1 == s.round:
+            ones.append(OFF["events"] + 2 * e)
+    ones += (OFF["round"] + min(s.round, 10) - 1, OFF["players"] + s.num_players - 1)
+
+
+def _decision(s: DadaochengState, viewer: int, ones: list[int]) -> float:
+    """The observer's pending decision (kind and context); returns its count."""
+    d = s.stack[-1] if s.stack and not s.over else None
+    if d is None or d.player != viewer:
+        return 0.0
+    if d.kind in KIND_INDEX:
+        ones.append(OFF["decision"] + KIND_INDEX[d.kind])
+    if d.kind == "swap_to":
+        ones.append(OFF["context"] + d.ctx[0])
+    if d.kind == "take" and d.ctx and d.ctx[0] >= 0:
+        ones.append(OFF["context"] + 16 + d.ctx[0])
+    return float(d.count)
