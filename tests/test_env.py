@@ -176,3 +176,28 @@ def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
     env.reset(seed=4)
     assert env.render() is None
     assert "Formosa Flowers" in capsys.readouterr().out
+
+
+def test_final_infos_report_scores_and_the_solo_objective() -> None:
+    env = formosa_envs.raw_env("dadaocheng", num_players=1, solo_target=60)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    info = env.infos["player_0"]
+    assert info["target"] == 60 and info["tier"] in ("none", "apprentice", "experienced",
+                                                      "master")
+    assert info["won"] == (info["score"] >= 60) and reward == (1.0 if info["won"] else -1.0)
+    env = formosa_envs.raw_env("flowers", num_players=2)
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            seat = env.possible_agents.index(agent)
+            assert info["score"] == env.game.scores(env.engine_state)[seat]
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -199,6 +199,11 @@ class Game(ABC):
         """
         return self.action_label(state, action)
 
+    def final_info(self, state: Any, seat: int) -> dict[str, Any]:
+        """What the env reports in ``infos`` when the game ends: by default the scores."""
+        scores = self.scores(state)
+        return {"score": scores[seat], "scores": scores}
+
     def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """Rows ``(name, offset, shape, doc)`` describing the observation vector."""
         return []

@@ -118,8 +118,11 @@ class FormosaAECEnv(AECEnv):
         state = self.engine_state
         player = self.game.current_player(state)
         if player == TERMINAL:
-            for agent, reward in zip(self.agents, self._final_rewards(), strict=True):
+            for seat, (agent, reward) in enumerate(zip(self.agents, self._final_rewards(),
+                                                       strict=True)):
                 self.rewards[agent] = reward
+                self.infos[agent] = {**self.infos[agent],
+                                     **self.game.final_info(self.engine_state, seat)}
             self.terminations = {a: True for a in self.agents}
         else:
             if state.decisions >= self.max_game_length:

@@ -155,6 +155,14 @@ class DadaochengGame(StackGame):
                 "buildings_challenge": buildings_ok,
                 "won": score >= self.config.solo_target and met}
 
+    def final_info(self, state: DadaochengState, seat: int) -> dict[str, Any]:
+        """Scores, and in the solo game the objective tier and challenge results."""
+        info = super().final_info(state, seat)
+        if self.solo:
+            info.update(self.solo_result(state), target=self.config.solo_target,
+                        challenge=self.config.solo_challenge)
+        return info
+
     # ----- views ----------------------------------------------------------------------
     def observe(self, state: DadaochengState, seat: int) -> np.ndarray:
         """The observation of ``seat`` (everything but pile order is public)."""
