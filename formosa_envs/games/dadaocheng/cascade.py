@@ -63,7 +63,8 @@ def _swap_to_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action
 
 def faces_of(game: DadaochengGame, s: DadaochengState) -> tuple[tuple[int, int], ...]:
     """(sun, back) colour of the disc in each cell."""
-    return tuple(game.discs[d].faces for d in s.cell_disc)
+    faces = game.disc_faces
+    return tuple(faces[d] for d in s.cell_disc)
 
 
 def _after_planning_apply(game: DadaochengGame, s: DadaochengState, d: Decision,

@@ -86,8 +86,7 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
     vec[:DENSE_END] = dense
     vec[:DENSE_END] *= SCALE
     vec[ones] = 1.0
-    np.minimum(vec, 1.0, out=vec)
-    np.maximum(vec, 0.0, out=vec)     # prestige may be negative
+    np.minimum(vec, 1.0, out=vec)     # counters beyond their scale saturate
     return vec
 
 
@@ -96,20 +95,30 @@ def _seat_row(game: DadaochengGame, s: DadaochengState, p: int, prestige: int) -
     for ship in s.ships[p]:
         levels[game.ships[ship].level - 1] += 1
     return [1, int(p == s.turn), int(p == s.start_player), *s.hand[p], s.credit[p], s.opium[p],
-            s.sign[p], *levels, *s.buildings[p], prestige]
+            s.sign[p], *levels, *s.buildings[p], max(prestige, 0)]
 
 
 def _grid_ones(game: DadaochengGame, s: DadaochengState, ones: list[int]) -> None:
+    """Both faces, the showing colour and the side up of every cell (memoised: the grid
+    stays the same through a whole Stage 4)."""
     if min(s.cell_disc) < 0:
         return  # the layout is being placed
-    faces = tuple(game.discs[d].faces for d in s.cell_disc)
-    shown = showing(faces, s.bits())
-    base = OFF["grid"]
-    for cell, (sun, back) in enumerate(faces):
-        at = base + 16 * cell
-        ones += (at + sun, at + 5 + back, at + 10 + shown[cell])
-        if s.flipped[cell]:
-            ones.append(at + 15)
+    key = (*s.cell_disc, s.bits())
+    cache = game.grid_cache
+    cached = cache.get(key)
+    if cached is None:
+        faces = tuple(game.disc_faces[d] for d in s.cell_disc)
+        shown = showing(faces, key[-1])
+        cached = []
+        for cell, (sun, back) in enumerate(faces):
+            at = OFF["grid"] + 16 * cell
+            cached += (at + sun, at + 5 + back, at + 10 + shown[cell])
+            if s.flipped[cell]:
+                cached.append(at + 15)
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = cached
+    ones += cached
 
 
 def _space_ones(s: DadaochengState, rel: dict[int, int], ones: list[int]) -> None:

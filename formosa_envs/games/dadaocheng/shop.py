@@ -51,6 +51,19 @@ class CubePayment:
         """Whether the hand still holds such a cube."""
         return used.get(source, 0) < s.hand[p][source]
 
+    def fast_feasible(self, s: DadaochengState, p: int, units: Sequence[int],
+                      used: Mapping[int, int]) -> bool:
+        """Exact: black covers whatever the coloured cubes cannot."""
+        hand = s.hand[p]
+        short = sum(max(0, units.count(c) - (hand[c] - used.get(c, 0))) for c in range(4))
+        return short <= hand[BLACK] - used.get(BLACK, 0)
+
+    def legal_sources(self, s: DadaochengState, p: int, units: Sequence[int]) -> list[int]:
+        """The unit's colour and/or black, each only if the rest stays payable."""
+        first, rest = units[0], units[1:]
+        return [src for src in (first, BLACK)
+                if s.hand[p][src] > 0 and self.fast_feasible(s, p, rest, {src: 1})]
+
     def take(self, s: DadaochengState, p: int, unit: int, source: int) -> None:
         """The cube returns to the supply; paying with black is using opium (DDC-10.2)."""
         s.hand[p][source] -= 1
