@@ -143,3 +143,17 @@ def test_subprocess_vec_env_steps(tmp_path: Path) -> None:
         assert obs.shape[0] == 2 and len(rewards) == 2
     finally:
         venv.close()
+
+
+def test_tiny_solo_run_reports_the_objective(tmp_path: Path) -> None:
+    """One-player training (Dadaocheng's solo game): evaluation against the objective."""
+    out = tmp_path / "solo"
+    args = [a if a != "4" else "3" for a in TINY]
+    assert main(["dadaocheng", "--players", "1", "--out", str(out), *args]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["num_players"] == 1 and set(summary["solo"]) >= {"random", "heuristic"}
+    for row in summary["solo"].values():
+        assert row["games"] == 3 and 0.0 <= row["win_rate"] <= 1.0
+        assert sum(row["tiers"].values()) == 3
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert "objective" in rows[1] and (out / "learning_curve.png").exists()

@@ -26,6 +26,7 @@ from typing import Any
 
 from .config import TrainConfig, load_config
 from .evaluate import format_table, run_tournament, save_result, win_share
+from .solo import format_solo_table, solo_share
 
 EVAL_OPPONENTS = ("random", "heuristic")
 
@@ -87,6 +88,12 @@ def configure_logger(model: Any, run_dir: Path) -> list[str]:
 def make_evaluator(config: TrainConfig, games: int, seed_offset: int) -> Any:
     """``evaluate(policy_path, timesteps) -> rows``: the policy vs each baseline, seats rotated."""
     def evaluate(policy: Path, timesteps: int) -> list[dict[str, Any]]:
+        if config.num_players == 1:  # solo: the objective is the opponent
+            share = solo_share(config.game, f"policy:{policy}", games,
+                               seed=config.seed + seed_offset)
+            return [{"timesteps": timesteps, "opponent": "objective",
+                     **{k: share[k] for k in ("games", "wins", "win_rate", "win_low",
+                                              "win_high")}}]
         rows = []
         for opponent in EVAL_OPPONENTS:
             result = run_tournament(config.game, [f"policy:{policy}", opponent],
@@ -130,6 +137,8 @@ def final_report(config: TrainConfig, run_dir: Path, policy: Path, timesteps: in
                  minutes: float, show_progress: bool) -> dict:
     """The final tournament (policy, random, heuristic) and the run's summary."""
     specs = [f"policy:{policy}", *EVAL_OPPONENTS]
+    if config.num_players == 1:
+        return solo_report(config, run_dir, specs, timesteps, minutes)
     result = run_tournament(config.game, specs, config.num_players, config.final_games,
                             seed=config.seed + 20_000, workers=config.workers,
                             show_progress=show_progress)
@@ -140,6 +149,20 @@ def final_report(config: TrainConfig, run_dir: Path, policy: Path, timesteps: in
                "train_minutes": round(minutes, 2),
                "vs": {opp: head_to_head(result, specs[0], opp) for opp in EVAL_OPPONENTS},
                "table": table, "files": {k: str(v) for k, v in paths.items()}}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def solo_report(config: TrainConfig, run_dir: Path, specs: list[str], timesteps: int,
+                minutes: float) -> dict:
+    """Solo runs: each agent's objective rate, mean score and tiers over the final games."""
+    rows = {spec: solo_share(config.game, spec, config.final_games, seed=config.seed + 20_000)
+            for spec in specs}
+    table = format_solo_table(rows)
+    (run_dir / "final").mkdir(exist_ok=True)
+    (run_dir / "final" / "table.txt").write_text(table + "\n")
+    summary = {"game": config.game, "num_players": 1, "timesteps": timesteps,
+               "train_minutes": round(minutes, 2), "solo": rows, "table": table}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 

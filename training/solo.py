@@ -1,0 +1,61 @@
+"""Evaluating agents in a single-player game (Dadaocheng's solo mode).
+
+A solo game has no opponent to beat: an agent is measured by its score and by how
+often it reaches the objective (the game's ``returns`` are +1 for a won game and
+-1 otherwise, see ``DadaochengGame.solo_result``). Used by ``formosa train`` when
+``num_players == 1``, in place of the head-to-head tournament.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from agents import make_agent
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.games import make_game
+
+from . import ratings as rt
+
+
+def play_solo(game: Any, agent: Any, seed: int) -> dict[str, Any]:
+    """One seeded solo game; the game's final info (score, tier, won, ...)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    agent.reset()
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
+        if game.current_player(state) == CHANCE:
+            game.resolve_chance(state, rng)
+        else:
+            game.apply_action(state, agent.act_on_state(game, state))
+    info = game.final_info(state, 0)
+    info["won"] = game.returns(state)[0] > 0 if game.is_terminal(state) else False
+    return info
+
+
+def solo_share(game_name: str, spec: str, games: int, seed: int,
+               **options: Any) -> dict[str, Any]:
+    """``spec``'s objective rate (with a Wilson 95% CI), mean score and tier counts."""
+    game = make_game(game_name, num_players=1, **options)
+    agent = make_agent(spec, game_name, seed)
+    infos = [play_solo(game, agent, seed + k) for k in range(games)]
+    wins = sum(1 for info in infos if info["won"])
+    low, high = rt.wilson_interval(wins, games)
+    scores = [float(info["score"]) for info in infos]
+    return {"games": games, "wins": wins, "win_rate": wins / games, "win_low": low,
+            "win_high": high, "mean_score": float(np.mean(scores)),
+            "score_sd": float(np.std(scores)),
+            "tiers": dict(Counter(str(info.get("tier", "none")) for info in infos))}
+
+
+def format_solo_table(rows: dict[str, dict[str, Any]]) -> str:
+    """A text table: one line per agent."""
+    lines = [f"{'agent':40s} {'games':>5s} {'objective':>10s} {'95% CI':>13s} "
+             f"{'mean score':>10s}  tiers"]
+    for spec, r in rows.items():
+        tiers = ", ".join(f"{k} {v}" for k, v in sorted(r["tiers"].items()))
+        lines.append(f"{spec[-40:]:40s} {r['games']:5d} {r['win_rate']:10.1%} "
+                     f"{r['win_low']:6.1%}-{r['win_high']:5.1%} {r['mean_score']:10.1f}  {tiers}")
+    return "\n".join(lines)
