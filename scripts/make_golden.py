@@ -9,7 +9,8 @@ from formosa_envs.tools.record import record_random_game
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
 CASES = [("flowers", 2, 0, {}), ("flowers", 3, 1, {}), ("flowers", 4, 2, {"current_month": 7}),
-         ("taiwan", 2, 3, {}), ("taiwan", 4, 4, {})]
+         ("taiwan", 2, 3, {}), ("taiwan", 4, 4, {}), ("tea", 2, 5, {}),
+         ("tea", 3, 6, {"advanced": True}), ("dadaocheng", 1, 7, {}), ("dadaocheng", 3, 8, {})]
 
 
 def main() -> None:
