@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import numpy as np
-
 from formosa_envs.core.actions import ActionSpace
-from formosa_envs.core.engine import StackGame
-from formosa_envs.core.errors import StateFormatError
+from formosa_envs.core.open_game import OpenGame
 
 from . import actions as A
 from . import effects, events, flow, markets, observer, turn
@@ -21,11 +18,13 @@ from .state import TeaState, new_state
 MAX_DECISIONS = 5000
 
 
-class TeaGame(StackGame):
+class TeaGame(OpenGame):
     """Formosa Tea for 2-4 players, basic or advanced rules."""
 
     name: ClassVar[str] = "tea"
-    hidden_information: ClassVar[bool] = False  # bag and deck order are chance, not secrets
+    title: ClassVar[str] = "Formosa Tea"
+    observer: ClassVar[Any] = observer
+    max_decisions: ClassVar[int] = MAX_DECISIONS
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = TeaState
@@ -54,21 +53,6 @@ class TeaGame(StackGame):
     def build_action_space(self) -> ActionSpace:
         """See ``actions.py``."""
         return A.ACTION_SPACE
-
-    @property
-    def observation_size(self) -> int:
-        """Length of a seat's observation."""
-        return observer.LAYOUT.size
-
-    @property
-    def state_size(self) -> int:
-        """Seat 0's view is the global state: nothing else is hidden."""
-        return observer.LAYOUT.size
-
-    @property
-    def max_game_length(self) -> int:
-        """Truncation guard in player decisions."""
-        return MAX_DECISIONS
 
     def new_initial_state(self) -> TeaState:
         """A new game at its first setup chance event."""
@@ -102,18 +86,6 @@ class TeaGame(StackGame):
         """Victory points of each seat (final scoring included once the game is over)."""
         return [float(v) for v in state.vp]
 
-    def observe(self, state: TeaState, seat: int) -> np.ndarray:
-        """The observation of ``seat`` (everything but bag and deck order is public)."""
-        return observer.observe(self, state, seat)
-
-    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
-        """The named pieces of the observation."""
-        return observer.LAYOUT.describe()
-
-    def state_vector(self, state: TeaState) -> np.ndarray:
-        """Seat 0's view: nothing is hidden apart from the bag and deck order."""
-        return observer.observe(self, state, 0)
-
     def render(self, state: TeaState, viewer: int | None = None) -> str:
         """The table as text."""
         return render_text(self, state)
@@ -122,18 +94,6 @@ class TeaGame(StackGame):
         """A readable label."""
         return label_action(self, state, action)
 
-    def determinize(self, state: TeaState, viewer: int,
-                    rng: np.random.Generator) -> TeaState:
-        """Nothing is hidden: the bag's and the deck's contents are known by counting."""
-        return state.clone()
-
     def check_invariants(self, state: TeaState) -> None:
         """Cubes, buds, workers, discs and cards are conserved; nothing is negative."""
         check_state(self, state)
-
-    def validate_state(self, state: TeaState) -> None:
-        """A restored state must pass the conservation checks."""
-        try:
-            check_state(self, state)
-        except (AssertionError, IndexError, TypeError, ValueError) as exc:
-            raise StateFormatError(f"saved Formosa Tea state is inconsistent: {exc}") from None

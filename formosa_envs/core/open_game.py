@@ -1,0 +1,65 @@
+"""Games where every seat sees the whole table: only chance (dice, shuffled piles) is
+unknown, so observations need no hiding and determinization is a copy.
+
+:class:`OpenGame` supplies the view methods every such game would otherwise repeat,
+from two class attributes: ``observer`` (a module with ``LAYOUT``, an
+:class:`~formosa_envs.core.observer.ObservationLayout`, and ``observe(game, state,
+seat)``) and ``max_decisions`` (the truncation guard). A game still writes its rules,
+``check_invariants``, ``render`` and ``action_label``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .engine import StackGame
+from .errors import StateFormatError
+
+
+class OpenGame(StackGame):
+    """A :class:`StackGame` with open information and a module-defined observation."""
+
+    hidden_information: ClassVar[bool] = False
+    title: ClassVar[str] = "game"
+    observer: ClassVar[Any]
+    max_decisions: ClassVar[int] = 5000
+
+    @property
+    def observation_size(self) -> int:
+        """Length of a seat's observation."""
+        return self.observer.LAYOUT.size
+
+    @property
+    def state_size(self) -> int:
+        """Seat 0's view is the global state: nothing but chance is hidden."""
+        return self.observer.LAYOUT.size
+
+    @property
+    def max_game_length(self) -> int:
+        """Truncation guard in player decisions (a guard, not a rule)."""
+        return self.max_decisions
+
+    def observe(self, state: Any, seat: int) -> np.ndarray:
+        """The observation of ``seat``."""
+        return self.observer.observe(self, state, seat)
+
+    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
+        """The named pieces of the observation."""
+        return self.observer.LAYOUT.describe()
+
+    def state_vector(self, state: Any) -> np.ndarray:
+        """The global state: seat 0's view, since nothing is private."""
+        return self.observer.observe(self, state, 0)
+
+    def determinize(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
+        """Nothing is hidden: unrevealed piles are unordered pools drawn by chance."""
+        return state.clone()
+
+    def validate_state(self, state: Any) -> None:
+        """A restored state must pass the game's conservation checks."""
+        try:
+            self.check_invariants(state)
+        except (AssertionError, IndexError, TypeError, ValueError, KeyError) as exc:
+            raise StateFormatError(f"saved {self.title} state is inconsistent: {exc}") from None
