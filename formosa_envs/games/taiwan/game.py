@@ -12,8 +12,8 @@ import numpy as np
 
 from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.decisions import Decision
-from formosa_envs.core.engine import CHANCE, StackGame, rank_returns
-from formosa_envs.core.errors import StateFormatError
+from formosa_envs.core.engine import CHANCE, rank_returns
+from formosa_envs.core.open_game import OpenGame
 
 from . import actions as A
 from . import observer
@@ -52,11 +52,13 @@ MAX_DECISIONS = 6000
 FIXED_NEEDS = {key: needs_of(units) for key, units in UNITS.items()}
 
 
-class TaiwanGame(StackGame):
+class TaiwanGame(OpenGame):
     """Taiwan Formosa for 2-5 players."""
 
     name: ClassVar[str] = "taiwan"
-    hidden_information: ClassVar[bool] = False  # deck order is chance, not information
+    title: ClassVar[str] = "Taiwan Formosa"
+    observer: ClassVar[Any] = observer
+    max_decisions: ClassVar[int] = MAX_DECISIONS
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = TaiwanState
@@ -79,21 +81,6 @@ class TaiwanGame(StackGame):
     def build_action_space(self) -> ActionSpace:
         """See ``actions.py``."""
         return A.ACTION_SPACE
-
-    @property
-    def observation_size(self) -> int:
-        """Length of a seat's observation."""
-        return observer.LAYOUT.size
-
-    @property
-    def state_size(self) -> int:
-        """Seat 0's view is the global state: nothing else is hidden."""
-        return observer.LAYOUT.size
-
-    @property
-    def max_game_length(self) -> int:
-        """Truncation guard in player decisions."""
-        return MAX_DECISIONS
 
     def new_initial_state(self) -> TaiwanState:
         """A new game at its first setup chance event."""
@@ -277,18 +264,6 @@ class TaiwanGame(StackGame):
         keys = [v * 10_000 + c for v, c in zip(state.vp, state.coins, strict=True)]
         return rank_returns(keys)
 
-    def observe(self, state: TaiwanState, seat: int) -> np.ndarray:
-        """The observation of ``seat`` (everything but deck order is public)."""
-        return observer.observe(self, state, seat)
-
-    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
-        """The named pieces of the observation."""
-        return observer.LAYOUT.describe()
-
-    def state_vector(self, state: TaiwanState) -> np.ndarray:
-        """Seat 0's view: nothing is hidden apart from the landmark decks' order."""
-        return observer.observe(self, state, 0)
-
     def render(self, state: TaiwanState, viewer: int | None = None) -> str:
         """The table as text."""
         return render_text(self, state, viewer)
@@ -296,11 +271,6 @@ class TaiwanGame(StackGame):
     def action_label(self, state: TaiwanState, action: int) -> str:
         """A readable label."""
         return label_action(self, state, action)
-
-    def determinize(self, state: TaiwanState, viewer: int,
-                    rng: np.random.Generator) -> TaiwanState:
-        """Nothing is hidden: deck contents are public (by back) and draws are chance."""
-        return state.clone()
 
     def check_invariants(self, s: TaiwanState) -> None:
         """Building copies, landmarks and markers are conserved; no negative holdings."""
@@ -318,11 +288,3 @@ class TaiwanGame(StackGame):
             values = [s.coins[p], s.workers[p], s.merchants[p], s.tribal[p], *s.res[p],
                       *s.warehouse[p], s.markers[p]]
             assert min(values) >= 0, f"negative holding for player {p}: {values}"
-
-    def validate_state(self, state: TaiwanState) -> None:
-        """A restored state must hold every card and marker once."""
-        try:
-            self.check_invariants(state)
-        except (AssertionError, IndexError, TypeError) as exc:
-            raise StateFormatError(f"saved Taiwan Formosa state is inconsistent: {exc}") from None
-
