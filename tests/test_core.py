@@ -126,3 +126,22 @@ def test_decision_is_immutable_and_serialisable() -> None:
     with pytest.raises(AttributeError):
         d.player = 2  # type: ignore[misc]
     assert np.array_equal(np.array(d.ctx), [4, 5])
+
+
+def test_copy_state_copies_nested_lists_at_every_level() -> None:
+    from dataclasses import dataclass
+
+    from formosa_envs.core.serialize import copy_state
+
+    @dataclass(slots=True)
+    class Deep:
+        grid: list[list[list[int]]]
+        flat: list[int]
+        name: str
+
+    a = Deep([[[1, 2], [3]], [[4]]], [5, 6], "x")
+    b = copy_state(a)
+    b.grid[0][0][0] = 9
+    b.grid[1].append([7])
+    b.flat[0] = 0
+    assert a == Deep([[[1, 2], [3]], [[4]]], [5, 6], "x") and b.name == "x"

@@ -25,6 +25,12 @@ SOURCES = ("rulebook", "found", "inferred", "placeholder")
 R = TypeVar("R")
 
 
+def require(ok: bool, where: str | Path, message: str) -> None:
+    """Raise :class:`DataError` ``"{where}: {message}"`` unless ``ok`` (content checks)."""
+    if not ok:
+        raise DataError(f"{where}: {message}")
+
+
 def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file, turning every failure into a :class:`DataError`."""
     path = Path(path)

@@ -17,6 +17,21 @@ from .decisions import Decision
 from .errors import StateFormatError
 
 
+def copy_state(state: Any) -> Any:
+    """An independent copy of a slots dataclass whose fields are ints, strings,
+    immutable records and (nested) lists of those: lists are copied at every level."""
+    copy = object.__new__(type(state))
+    for name in type(state).__slots__:
+        setattr(copy, name, _copy(getattr(state, name)))
+    return copy
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value] if value and isinstance(value[0], list) else value[:]
+    return value
+
+
 def state_to_dict(state: Any) -> dict[str, Any]:
     """Every field of ``state`` as plain JSON types."""
     return {f.name: _encode(getattr(state, f.name)) for f in dataclasses.fields(state)}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from formosa_envs.core.data import load_rows
+from formosa_envs.core.data import load_rows, require
 from formosa_envs.core.errors import DataError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -144,49 +144,44 @@ class Board:
         return len(self.processing[track].effects) - 1
 
 
-def _require(ok: bool, where: str, message: str) -> None:
-    if not ok:
-        raise DataError(f"{where}: {message}")
-
-
 def _check_processing(rows: list[ProcessingRow], where: str) -> None:
-    _require([r.track for r in rows] == list(TRACKS), where,
+    require([r.track for r in rows] == list(TRACKS), where,
              f"[[processing]] must list the tracks {TRACKS} in that order")
     for r in rows:
-        _require(len(r.effects) >= 2 and r.effects[-1] == "none", where,
+        require(len(r.effects) >= 2 and r.effects[-1] == "none", where,
                  f"track {r.track}: needs 2+ spaces and a last space with effect 'none'")
         bad = [e for e in r.effects if e not in EFFECTS]
-        _require(not bad, where, f"track {r.track}: unknown effect(s) {bad}; known {EFFECTS}")
+        require(not bad, where, f"track {r.track}: unknown effect(s) {bad}; known {EFFECTS}")
         scented = r.track == "scented"
         wrong = [e for e in r.effects if e != "none" and (e == "scenting") != scented]
-        _require(not wrong, where, f"track {r.track}: effect(s) {wrong} do not act on this "
+        require(not wrong, where, f"track {r.track}: effect(s) {wrong} do not act on this "
                  "track's tea (scenting only on the scented track, water effects elsewhere)")
 
 
 def _check_technology(rows: list[TechnologyRow], where: str) -> None:
-    _require([r.track for r in rows] == list(TEAS), where,
+    require([r.track for r in rows] == list(TEAS), where,
              f"[[technology]] must list the tracks {TEAS} in that order")
     for r in rows:
-        _require(len(r.rewards) == len(r.values) >= 1, where,
+        require(len(r.rewards) == len(r.values) >= 1, where,
                  f"track {r.track}: rewards and values must have the same length")
         bad = [x for x in r.rewards if x not in TECH_REWARDS]
-        _require(not bad, where, f"track {r.track}: unknown reward(s) {bad}")
+        require(not bad, where, f"track {r.track}: unknown reward(s) {bad}")
 
 
 def _check_board(board: Board, where: str) -> None:
     _check_processing(list(board.processing), where)
     _check_technology(list(board.technology), where)
     d = board.domestic
-    _require(len(d.vp) == len(d.rewards) >= 2, where, "domestic vp and rewards lengths differ")
+    require(len(d.vp) == len(d.rewards) >= 2, where, "domestic vp and rewards lengths differ")
     bad = [x for x in d.rewards if x not in DOMESTIC_REWARDS]
-    _require(not bad, where, f"unknown domestic reward(s) {bad}")
-    _require(sorted(w.tile for w in board.weather) == [0, 1, 2, 3], where,
+    require(not bad, where, f"unknown domestic reward(s) {bad}")
+    require(sorted(w.tile for w in board.weather) == [0, 1, 2, 3], where,
              "[[weather]] must hold tiles 0-3")
-    _require(all(len(w.faces) == 2 and all(0 <= f <= 2 for f in w.faces)
+    require(all(len(w.faces) == 2 and all(0 <= f <= 2 for f in w.faces)
                  for w in board.weather), where, "every weather tile has 2 faces of level 0-2")
-    _require([m.space for m in board.market] == [0, 1, 2], where,
+    require([m.space for m in board.market] == [0, 1, 2], where,
              "[[global_market]] must hold spaces 0-2 in order")
-    _require(all(m.bonus in BONUSES for m in board.market), where,
+    require(all(m.bonus in BONUSES for m in board.market), where,
              f"Global Market bonuses must be among {BONUSES}")
 
 
@@ -195,7 +190,7 @@ def load_board(path: str | None = None) -> Board:
     """Load and validate a board file (the packaged placeholder one by default)."""
     file = Path(path) if path else DEFAULT_BOARD_FILE
     domestic = load_rows(file, "domestic", DomesticRow)
-    _require(len(domestic) == 1, str(file), "exactly one [[domestic]] row is expected")
+    require(len(domestic) == 1, str(file), "exactly one [[domestic]] row is expected")
     board = Board(tuple(load_rows(file, "processing", ProcessingRow)),
                   tuple(load_rows(file, "technology", TechnologyRow)), domestic[0],
                   tuple(sorted(load_rows(file, "weather", WeatherRow), key=lambda w: w.tile)),
@@ -210,14 +205,14 @@ def load_merchants(path: str | None = None) -> tuple[Merchant, ...]:
     file = Path(path) if path else DEFAULT_MERCHANT_FILE
     cards = tuple(load_rows(file, "merchant", Merchant))
     where = str(file)
-    _require([c.id for c in cards] == list(range(len(cards))), where,
+    require([c.id for c in cards] == list(range(len(cards))), where,
              "merchant ids must be 0..N-1 in file order")
     for c in cards:
-        _require(c.stage in (1, 2, 3), where, f"merchant {c.code}: stage must be 1-3")
-        _require(len(c.demand) == 3 and min(c.demand) >= 0 and 1 <= sum(c.demand) <= 6,
+        require(c.stage in (1, 2, 3), where, f"merchant {c.code}: stage must be 1-3")
+        require(len(c.demand) == 3 and min(c.demand) >= 0 and 1 <= sum(c.demand) <= 6,
                  where, f"merchant {c.code}: demand must be 3 counts summing to 1-6")
-        _require(c.icon in TEAS, where, f"merchant {c.code}: icon must be one of {TEAS}")
-        _require(0 <= c.poor <= c.normal <= c.good, where,
+        require(c.icon in TEAS, where, f"merchant {c.code}: icon must be one of {TEAS}")
+        require(0 <= c.poor <= c.normal <= c.good, where,
                  f"merchant {c.code}: VP must satisfy poor <= normal <= good")
     return cards
 

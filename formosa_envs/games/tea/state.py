@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formosa_envs.core.decisions import Decision
+from formosa_envs.core.serialize import copy_state
 
 TEAS = 3
 TRACKS = 4
@@ -93,14 +94,8 @@ class TeaState:
     lost_rows: list[int] = field(default_factory=list)  # display rows to refill (TEA-9.8)
 
     def clone(self) -> TeaState:
-        """An independent copy (lists of ints copied level by level)."""
-        copy = object.__new__(TeaState)
-        for name in TeaState.__slots__:  # type: ignore[attr-defined]
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-            setattr(copy, name, value)
-        return copy
+        """An independent copy (lists copied at every level)."""
+        return copy_state(self)
 
 
 def new_state(num_players: int, merchant_pools: list[list[int]], num_events: int) -> TeaState:
