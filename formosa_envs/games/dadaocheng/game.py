@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from formosa_envs.core.actions import ActionSpace
-from formosa_envs.core.engine import StackGame, rank_returns
+from formosa_envs.core.engine import CHANCE, StackGame, rank_returns
 from formosa_envs.core.errors import StateFormatError
 from formosa_envs.core.payment import PayHandler
 
@@ -98,6 +98,21 @@ class DadaochengGame(StackGame):
         state = new_state(n, self.sides, piles, pools, event_pool)
         self.settle(state)
         return state
+
+    def settle(self, state: DadaochengState) -> None:
+        """Run automatic frames, and apply a player decision whose only legal option is
+        forced (``seeds/dadaocheng.md`` section 2.2: a 1853 loss or a discard of the only
+        colour held, the only space a Store can remodel, a purchase with only DONE...)."""
+        while True:
+            super().settle(state)
+            if state.over or state.stack[-1].player == CHANCE:
+                return
+            d = state.stack[-1]
+            legal = self.handlers[d.kind].legal(self, state, d)
+            if len(legal) != 1:
+                return
+            state.stack.pop()
+            self.handlers[d.kind].apply(self, state, d, legal[0])
 
     def advance(self, state: DadaochengState) -> None:
         """The phase flow runs only during setup; turns queue their own frames."""
