@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYTHONHASHSEED", "0")
     summary = train(config, resume=args.resume, show_progress=not args.quiet)
     print(summary["table"])
-    for opponent, share in summary["vs"].items():
+    for opponent, share in summary.get("vs", {}).items():
         print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} "
               f"(95% CI {share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
     print(f"run directory: {config.out}")

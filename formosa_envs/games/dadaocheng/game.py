@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, ClassVar
 
-import numpy as np
-
 from formosa_envs.core.actions import ActionSpace
-from formosa_envs.core.engine import CHANCE, StackGame, rank_returns
-from formosa_envs.core.errors import StateFormatError
+from formosa_envs.core.engine import CHANCE, rank_returns
+from formosa_envs.core.open_game import OpenGame
 from formosa_envs.core.payment import PayHandler
 
 from . import actions as A
@@ -35,11 +33,13 @@ from .state import SEAT_SIDES, DadaochengState, new_state
 MAX_DECISIONS = 4000
 
 
-class DadaochengGame(StackGame):
+class DadaochengGame(OpenGame):
     """Dadaocheng for 1-4 players (1 = the single-player game)."""
 
     name: ClassVar[str] = "dadaocheng"
-    hidden_information: ClassVar[bool] = False  # pile and deck order are chance, not secrets
+    title: ClassVar[str] = "Dadaocheng"
+    observer: ClassVar[Any] = observer
+    max_decisions: ClassVar[int] = MAX_DECISIONS
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = DadaochengState
@@ -73,21 +73,6 @@ class DadaochengGame(StackGame):
     def build_action_space(self) -> ActionSpace:
         """See ``actions.py``."""
         return A.ACTION_SPACE
-
-    @property
-    def observation_size(self) -> int:
-        """Length of a seat's observation."""
-        return observer.LAYOUT.size
-
-    @property
-    def state_size(self) -> int:
-        """Seat 0's view is the global state: nothing else is hidden."""
-        return observer.LAYOUT.size
-
-    @property
-    def max_game_length(self) -> int:
-        """Truncation guard in player decisions."""
-        return MAX_DECISIONS
 
     def new_initial_state(self) -> DadaochengState:
         """A new game at its first setup chance event."""
@@ -181,18 +166,6 @@ class DadaochengGame(StackGame):
         return info
 
     # ----- views ----------------------------------------------------------------------
-    def observe(self, state: DadaochengState, seat: int) -> np.ndarray:
-        """The observation of ``seat`` (everything but pile order is public)."""
-        return observer.observe(self, state, seat)
-
-    def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
-        """The named pieces of the observation."""
-        return observer.LAYOUT.describe()
-
-    def state_vector(self, state: DadaochengState) -> np.ndarray:
-        """Seat 0's view: nothing is hidden apart from the piles' order."""
-        return observer.observe(self, state, 0)
-
     def render(self, state: DadaochengState, viewer: int | None = None) -> str:
         """The table as text."""
         return render_text(self, state)
@@ -201,18 +174,6 @@ class DadaochengGame(StackGame):
         """A readable label."""
         return label_action(self, state, action)
 
-    def determinize(self, state: DadaochengState, viewer: int,
-                    rng: np.random.Generator) -> DadaochengState:
-        """Nothing is hidden: face-down piles are unordered pools drawn by chance."""
-        return state.clone()
-
     def check_invariants(self, state: DadaochengState) -> None:
         """Discs, cards and buildings are conserved; no negative counts."""
         check_state(self, state)
-
-    def validate_state(self, state: DadaochengState) -> None:
-        """A restored state must pass the conservation checks."""
-        try:
-            check_state(self, state)
-        except (AssertionError, IndexError, TypeError, ValueError) as exc:
-            raise StateFormatError(f"saved Dadaocheng state is inconsistent: {exc}") from None
