@@ -201,3 +201,21 @@ def test_final_infos_report_scores_and_the_solo_objective() -> None:
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("game", ["taiwan", "tea", "dadaocheng"])
+def test_an_observed_mask_speeds_legal_steps_but_illegal_ones_still_raise(game: str) -> None:
+    env = formosa_envs.raw_env(game, num_players=2)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="not legal"):
+        env.step(illegal)
+    legal = int(np.flatnonzero(mask)[0])
+    before = env.game.to_json(env.engine_state)
+    env.step(legal)  # the fast path: checked by the cached mask
+    reference = env.game.from_json(before)
+    env.game.apply_action(reference, legal)
+    env.game.resolve_chance(reference, np.random.default_rng(0))
+    assert len(env.history) >= 1 and reference.decisions == env.engine_state.decisions

@@ -92,6 +92,11 @@ class Game(ABC):
     def apply_action(self, state: Any, action: int) -> None:
         """Apply one atomic decision (or chance outcome) in place."""
 
+    def apply_legal_action(self, state: Any, action: int) -> None:
+        """Apply an action the caller has already checked against the legal mask of this
+        very state (the env's fast path); by default the same as :meth:`apply_action`."""
+        self.apply_action(state, action)
+
     @abstractmethod
     def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` at a chance node."""
@@ -293,10 +298,13 @@ class StackGame(Game):
         """Validate ``action`` against the top frame, apply it and settle."""
         if state.over:
             raise IllegalActionError(f"action {action!r} was given but the game is over")
-        d = state.stack[-1]
-        if not self.is_legal(state, d, action):
+        if not self.is_legal(state, state.stack[-1], action):
             raise IllegalActionError(self.illegal_message(state, action))
-        state.stack.pop()
+        self.apply_legal_action(state, action)
+
+    def apply_legal_action(self, state: Any, action: int) -> None:
+        """Apply ``action`` without re-checking it (the caller checked the mask)."""
+        d = state.stack.pop()
         self.handlers[d.kind].apply(self, state, d, int(action))
         if d.player != CHANCE:
             state.decisions += 1

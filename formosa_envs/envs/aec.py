@@ -57,6 +57,7 @@ class FormosaAECEnv(AECEnv):
         self._rng = np.random.default_rng()
         self.engine_state: Any = None
         self.history: list[int] = []
+        self._mask_cache: tuple[Any, int, str, np.ndarray] | None = None
         self.agents = []
 
     def _build_spaces(self) -> None:
@@ -90,6 +91,7 @@ class FormosaAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.engine_state = self.game.new_initial_state()
         self.history = []
+        self._mask_cache: tuple[Any, int, str, np.ndarray] | None = None
         self._resolve_chance()
         self.agent_selection = self.agents[self.game.current_player(self.engine_state)]
 
@@ -105,7 +107,10 @@ class FormosaAECEnv(AECEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must act, got None; "
                                      + self.game.decision_description(self.engine_state))
-        self.game.apply_action(self.engine_state, action)
+        if self._mask_is_current(agent, action):
+            self.game.apply_legal_action(self.engine_state, int(action))
+        else:  # validates, and raises IllegalActionError naming the action and decision
+            self.game.apply_action(self.engine_state, action)
         self.history.append(int(action))
         self._cumulative_rewards[agent] = 0.0
         self._resolve_chance()
@@ -149,7 +154,19 @@ class FormosaAECEnv(AECEnv):
                 and not self.terminations.get(agent, True)
                 and not self.truncations.get(agent, True)):
             mask[game.legal_actions(state)] = 1
+            self._mask_cache = (state, len(self.history), agent, mask)
         return {"observation": obs, "action_mask": mask}
+
+    def _mask_is_current(self, agent: str, action: Any) -> bool:
+        """Whether ``action`` is legal by the mask computed for this agent in this very
+        state (no action applied since), so the engine need not check it again."""
+        cache = self._mask_cache
+        if (cache is None or cache[0] is not self.engine_state
+                or cache[1] != len(self.history) or cache[2] != agent):
+            return False
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            return False
+        return 0 <= action < len(cache[3]) and bool(cache[3][action])
 
     def state(self) -> np.ndarray:
         """The global state vector (hidden information included), for centralised critics."""
