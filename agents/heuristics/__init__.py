@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.base import StateAgent
 
-HEURISTIC_GAMES = ("flowers", "taiwan", "tea")
+HEURISTIC_GAMES = ("dadaocheng", "flowers", "taiwan", "tea")
 """Games that have a heuristic module in this package."""
 
 
