@@ -132,6 +132,9 @@ def cmd_info(args: argparse.Namespace) -> int:
     game = make_game(args.game, num_players=args.players, **parse_options(args.option))
     print(f"{args.game}: {game.num_actions} actions, observation {game.observation_size}, "
           f"state {game.state_size}, max_game_length {game.max_game_length}")
+    print("options (-o KEY=VALUE):")
+    for key, value in game.config_dict().items():
+        print(f"  {key} = {value!r}")
     print("actions:")
     for name, first, size, doc in game.action_space.describe():
         print(f"  {first:>5}..{first + size - 1:<5} {name}[{size}]  {doc}")

@@ -18,6 +18,7 @@ def test_list_and_info(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["info", "flowers", "--players", "3"]) == 0
     out = capsys.readouterr().out
     assert "PLAY_CARD[54]" in out and "own_hand[54]" in out
+    assert "current_month" in out  # the game's options are listed
 
 
 def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
