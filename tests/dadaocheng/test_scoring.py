@@ -15,7 +15,8 @@ from formosa_envs.games.dadaocheng.scenario import act, scenario
 from formosa_envs.games.dadaocheng.scoring import mansion_vp, solo_tier
 from tests.dadaocheng.common import game, hand
 
-SETS = {0: 0, 1: 4, 2: 10, 3: 16, 4: 23, 5: 31, 6: 39, 7: 39 + 4, 8: 39 + 10, 12: 78, 13: 82}
+SETS = {0: 0, 1: 4, 2: 10, 3: 16, 4: 23, 5: 31, 6: 39, 7: 39 + 4, 8: 39 + 10, 9: 39 + 16,
+        10: 39 + 23, 11: 39 + 31, 12: 78, 13: 82}
 
 
 @pytest.mark.parametrize(("m", "pp"), sorted(SETS.items()))
