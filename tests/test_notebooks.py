@@ -15,7 +15,8 @@ def test_there_are_notebooks() -> None:
     assert NOTEBOOKS, "notebooks/ is empty"
 
 
-EXPECTED = {"01_quickstart.ipynb": "final VP", "02_train_and_evaluate.ipynb": "win rate"}
+EXPECTED = {"01_quickstart.ipynb": "final VP", "02_train_and_evaluate.ipynb": "win rate",
+            "03_all_games.ipynb": "solo final scores"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
