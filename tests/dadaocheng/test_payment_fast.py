@@ -6,6 +6,7 @@ import numpy as np
 
 from formosa_envs.core.payment import legal_sources, search_feasible
 from formosa_envs.games import make_game
+from formosa_envs.games.dadaocheng.shop import can_pay
 
 
 def test_fast_feasibility_and_sources_match_the_search() -> None:
@@ -21,6 +22,8 @@ def test_fast_feasibility_and_sources_match_the_search() -> None:
         fast = model.fast_feasible(state, 0, units, {})
         slow = search_feasible(model, state, 0, units)
         assert fast == slow, (state.hand[0], units)
+        cost = [units.count(c) for c in range(4)]
+        assert can_pay(game, state, 0, cost) == slow
         agree[slow] += 1
         if slow:
             generic = [src for src in model.sources(state, 0, units[0])

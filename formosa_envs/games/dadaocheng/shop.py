@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.decisions import Decision, FunctionHandler
 from formosa_envs.core.engine import AUTO, CHANCE
-from formosa_envs.core.payment import feasible, start_payment
+from formosa_envs.core.payment import start_payment
 
 from . import actions as A
+from . import events as ev  # circular at import time; used only at call time
 from .content import ANY, BLACK, DEN, MANSION, MARKET, STORE, WHITE, WORKSHOP, YELLOW
 from .state import (
     BOUGHT0,
@@ -72,7 +73,6 @@ class CubePayment:
 
     def finish(self, s: DadaochengState, p: int, purpose: int) -> None:
         """Carry out what was paid for."""
-        from .events import after_event_payment
         if purpose < P_BUILDING:
             take_ship(self.game, s, p, purpose - P_SHIP)
         elif purpose < P_TEMPLE:
@@ -80,7 +80,7 @@ class CubePayment:
         elif purpose == P_TEMPLE:
             roll(s, 2)
         else:
-            after_event_payment(self.game, s, p, purpose)
+            ev.after_event_payment(self.game, s, p, purpose)
 
 
 def units(cost: Sequence[int]) -> tuple[int, ...]:
@@ -89,8 +89,12 @@ def units(cost: Sequence[int]) -> tuple[int, ...]:
 
 
 def can_pay(game: DadaochengGame, s: DadaochengState, p: int, cost: Sequence[int]) -> bool:
-    """Whether ``p`` can pay ``cost`` (black standing in for any colour)."""
-    return feasible(game.payment, s, p, units(cost))
+    """Whether ``p`` can pay ``cost`` (black standing in for any colour); the same answer
+    as the payment model's feasibility check, computed from the counts directly."""
+    hand = s.hand[p]
+    short = (max(0, cost[0] - hand[0]) + max(0, cost[1] - hand[1])
+             + max(0, cost[2] - hand[2]) + max(0, cost[3] - hand[3]))
+    return short <= hand[BLACK]
 
 
 # ----- Stage 3: Full House ---------------------------------------------------------------
@@ -152,15 +156,13 @@ def _discard_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action
 
 def _stage4_apply(game: DadaochengGame, s: DadaochengState, d: Decision, _action: int) -> None:
     """The 1853 loss, then the purchase loop (DDC-8.1, DDC-11.2)."""
-    from .events import current_event
     s.stack.append(Decision("purchase", s.turn))
-    if current_event(game, s) == "e1853" and sum(s.hand[s.turn]):
+    if ev.current_event(game, s) == "e1853" and sum(s.hand[s.turn]):
         s.stack.append(Decision("lose", s.turn))
 
 
 def purchase_options(game: DadaochengGame, s: DadaochengState, p: int) -> list[int]:
     """Every Stage 4 action ``p`` can complete now, and DONE (DDC-8)."""
-    from .events import event_available
     legal = [A.DONE]
     legal += [A.SHIP0 + lvl for lvl in range(3) if ship_buyable(game, s, p, lvl)]
     legal += [A.BUILDING0 + t for t in range(5) if building_buyable(game, s, p, t)]
@@ -176,7 +178,7 @@ def purchase_options(game: DadaochengGame, s: DadaochengState, p: int) -> list[i
         legal.append(A.MARKET)
     if s.used[USED_DENS] < s.buildings[p][DEN] and hand[BLACK]:
         legal.append(A.DEN)
-    if event_available(game, s, p):
+    if ev.event_available(game, s, p):
         legal.append(A.EVENT)
     return legal
 
@@ -192,20 +194,18 @@ def ship_cost(game: DadaochengGame, s: DadaochengState, p: int, level: int) -> l
 
 def ship_buyable(game: DadaochengGame, s: DadaochengState, p: int, level: int) -> bool:
     """A face-up ship whose required credit ``p`` has and whose cost ``p`` can pay."""
-    from .events import current_event
     ship = s.ship_up[level]
     if ship < 0 or s.credit[p] < game.ships[ship].required:
         return False
-    if level == 2 and current_event(game, s) == "e1895":
+    if level == 2 and ev.current_event(game, s) == "e1895":
         return False
     return can_pay(game, s, p, ship_cost(game, s, p, level))
 
 
 def building_cost(game: DadaochengGame, s: DadaochengState, kind: int) -> list[int]:
     """A building's cost, with 1884's Mansion discount (DDC-11.8)."""
-    from .events import current_event
     cost = list(game.buildings[kind].cost)
-    if kind == MANSION and current_event(game, s) == "e1884" and cost[YELLOW]:
+    if kind == MANSION and ev.current_event(game, s) == "e1884" and cost[YELLOW]:
         cost[YELLOW] -= 1
     return cost
 
@@ -260,8 +260,7 @@ def _purchase_apply(game: DadaochengGame, s: DadaochengState, d: Decision, actio
         s.opium[p] += 1                   # the Den's black cube is opium used (R-22)
         s.stack.append(Decision("take", p, 2, ctx=(-1,)))
     else:
-        from .events import execute_event
-        execute_event(game, s, p)
+        ev.execute_event(game, s, p)
 
 
 def take_ship(game: DadaochengGame, s: DadaochengState, p: int, level: int) -> None:
