@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from agents import make_agent
 from formosa_envs.cli import main
-from formosa_envs.envs.single_agent import SingleAgentEnv
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
+from tests.view_checks import play_training_view
 from training.evaluate import run_tournament
 from training.solo import solo_share
 
@@ -32,15 +30,7 @@ def test_dadaocheng_tournament_and_solo_evaluation() -> None:
 
 
 def test_solo_training_view_rewards_the_objective() -> None:
-    env = SingleAgentEnv("dadaocheng", num_players=1)
-    obs, info = env.reset(seed=0)
-    assert obs.shape == env.observation_space.shape and info["action_mask"].any()
-    rng = np.random.default_rng(0)
-    done = False
-    while not done:
-        action = int(rng.choice(np.flatnonzero(env.action_masks())))
-        _, reward, terminated, truncated, _ = env.step(action)
-        done = terminated or truncated
+    env, reward = play_training_view("dadaocheng", 1)
     assert reward == env.game.returns(env.state)[0] == -1.0  # random play misses 50 PP
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from agents import make_agent
-from formosa_envs.envs.single_agent import SingleAgentEnv
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
+from tests.view_checks import play_training_view
 from training.evaluate import run_tournament
 
 
@@ -22,13 +20,5 @@ def test_taiwan_in_a_tournament_and_the_training_view() -> None:
     result = run_tournament("taiwan", ["heuristic", "random"], 2, games=4, seed=0,
                             show_progress=False)
     assert result.agents["heuristic"].games == 4
-    env = SingleAgentEnv("taiwan", num_players=3)
-    obs, info = env.reset(seed=0)
-    assert obs.shape == env.observation_space.shape and info["action_mask"].any()
-    rng = np.random.default_rng(0)
-    done = False
-    while not done:
-        action = int(rng.choice(np.flatnonzero(env.action_masks())))
-        _, reward, terminated, truncated, _ = env.step(action)
-        done = terminated or truncated
+    env, reward = play_training_view("taiwan", 3)
     assert reward == env.game.returns(env.state)[env.seat]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from agents import make_agent
 from formosa_envs.cli import main
-from formosa_envs.envs.single_agent import SingleAgentEnv
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
+from tests.view_checks import play_training_view
 
 
 def test_mcts_plays_tea_legally_for_every_player_count() -> None:
@@ -21,15 +19,7 @@ def test_mcts_plays_tea_legally_for_every_player_count() -> None:
 
 
 def test_tea_training_view_gives_the_learner_its_own_reward() -> None:
-    env = SingleAgentEnv("tea", num_players=3)
-    obs, info = env.reset(seed=0)
-    assert obs.shape == env.observation_space.shape and info["action_mask"].any()
-    rng = np.random.default_rng(0)
-    done = False
-    while not done:
-        action = int(rng.choice(np.flatnonzero(env.action_masks())))
-        _, reward, terminated, truncated, _ = env.step(action)
-        done = terminated or truncated
+    env, reward = play_training_view("tea", 3)
     assert reward == env.game.returns(env.state)[env.seat]
 
 

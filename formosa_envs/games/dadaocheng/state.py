@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formosa_envs.core.decisions import Decision
+from formosa_envs.core.serialize import copy_state
 
 COLOURS = 5
 HAND_LIMIT = 6
@@ -66,14 +67,8 @@ class DadaochengState:
     last_event: str = ""
 
     def clone(self) -> DadaochengState:
-        """An independent copy (lists of ints copied level by level)."""
-        copy = object.__new__(DadaochengState)
-        for name in DadaochengState.__slots__:  # type: ignore[attr-defined]
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-            setattr(copy, name, value)
-        return copy
+        """An independent copy (lists copied at every level)."""
+        return copy_state(self)
 
     def bits(self) -> int:
         """The grid state as a 16-bit mask (bit c: cell c shows its back)."""
