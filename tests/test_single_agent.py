@@ -154,3 +154,29 @@ def test_opponent_factory_is_used_per_episode() -> None:
     for episode in range(3):
         env.reset(seed=episode)
     assert calls == [3, 3, 3]
+
+
+def test_potential_shaping_is_dense_and_sums_to_the_final_reward() -> None:
+    """Shaping adds w * (potential after - potential before) per step, with the potential
+    of a finished game 0: the rewards of a game still sum to its final reward."""
+    env = SingleAgentEnv("dadaocheng", num_players=1, reward_mode="score", shaping=1.0)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    rewards, done = [], False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        _, reward, terminated, truncated, _ = env.step(action)
+        rewards.append(reward)
+        done = terminated or truncated
+    assert sum(1 for r in rewards[:-1] if r != 0) > 0        # dense hints during the game
+    start_potential = 0.0                                       # no prestige, empty hand
+    assert abs(sum(rewards) - (env.game.scores(env.state)[0] - start_potential)) < 1e-9
+    plain = SingleAgentEnv("flowers", num_players=2, shaping=1.0)  # no potential defined
+    plain.reset(seed=0)
+    _, reward, *_ = plain.step(int(np.flatnonzero(plain.action_masks())[0]))
+    assert reward == 0.0
+
+
+def test_bad_shaping_is_rejected() -> None:
+    with pytest.raises(ConfigError, match="shaping"):
+        SingleAgentEnv("flowers", shaping=-1)

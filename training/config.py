@@ -36,6 +36,7 @@ class TrainConfig:
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     activation: str = "tanh"
     reward_mode: str = "rank"
+    shaping: float = 0.0
     random: float = 0.35
     heuristic: float = 0.35
     snapshots: float = 0.30

@@ -41,7 +41,8 @@ def make_env_fns(config: TrainConfig, pool_dir: Path) -> list[Any]:
     pool = OpponentPool(config.game, str(pool_dir), config.random, config.heuristic,
                         config.snapshots, config.pool_size)
     return [partial(SingleAgentEnv, config.game, opponents=pool,
-                    reward_mode=config.reward_mode, num_players=config.num_players)
+                    reward_mode=config.reward_mode, shaping=config.shaping,
+                    num_players=config.num_players)
             for _ in range(config.n_envs)]
 
 

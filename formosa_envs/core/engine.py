@@ -204,6 +204,15 @@ class Game(ABC):
         """
         return self.action_label(state, action)
 
+    def potential(self, state: Any, seat: int) -> float:
+        """A progress estimate for reward shaping (0 by default: no shaping information).
+
+        Training may add ``w * (potential after - potential before)`` to each step's
+        reward; the potential of a finished game counts as 0, so the shaping sums to a
+        constant over a game and leaves the best policy unchanged.
+        """
+        return 0.0
+
     def final_info(self, state: Any, seat: int) -> dict[str, Any]:
         """What the env reports in ``infos`` when the game ends: by default the scores."""
         scores = self.scores(state)

@@ -37,7 +37,8 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(self, game: str = "flowers", opponents: OpponentFactory | None = None,
                  learner_seat: int | str = "rotate", reward_mode: str = "rank",
-                 render_mode: str | None = None, **options: Any) -> None:
+                 render_mode: str | None = None, shaping: float = 0.0,
+                 **options: Any) -> None:
         self.game = make_game(game, **options)
         n = self.game.num_players
         if learner_seat != "rotate" and learner_seat not in range(n):
@@ -48,6 +49,9 @@ class SingleAgentEnv(gym.Env):
         self.opponents_factory = opponents or random_opponents
         self.learner_seat_option = learner_seat
         self.reward_mode = reward_mode
+        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or shaping < 0:
+            raise ConfigError(f"shaping must be a number >= 0, got {shaping!r}")
+        self.shaping = float(shaping)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (self.game.observation_size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -79,12 +83,22 @@ class SingleAgentEnv(gym.Env):
         """Apply the learner's action, let the opponents play, return the learner's view."""
         if self.state is None or self.game.is_terminal(self.state):
             raise IllegalActionError("step() called before reset() or after the game ended")
+        before = self._potential() if self.shaping else 0.0
         self.game.apply_action(self.state, int(action))
         self._advance()
         terminated = self.game.is_terminal(self.state)
         truncated = not terminated and self.state.decisions >= self.game.max_game_length
         reward = self.learner_reward() if terminated else 0.0
+        if self.shaping:
+            after = 0.0 if terminated else self._potential()
+            reward += self.shaping * (after - before)
         return self._obs(), reward, terminated, truncated, self._info()
+
+    def _potential(self) -> float:
+        """The learner's shaping potential (0 once the game is over)."""
+        if self.game.is_terminal(self.state):
+            return 0.0
+        return self.game.potential(self.state, self.seat)
 
     def _advance(self) -> None:
         """Resolve chance and opponents' decisions until the learner decides or the end."""

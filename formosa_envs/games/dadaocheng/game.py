@@ -157,6 +157,11 @@ class DadaochengGame(OpenGame):
                 "buildings_challenge": buildings_ok,
                 "won": score >= self.config.solo_target and met}
 
+    def potential(self, state: DadaochengState, seat: int) -> float:
+        """Prestige so far plus about one prestige per cube in hand (the placeholder value
+        logic, seeds/dadaocheng.md 4.6): rewards collecting, not only buying."""
+        return float(self.prestige(state)[seat] + sum(state.hand[seat]))
+
     def final_info(self, state: DadaochengState, seat: int) -> dict[str, Any]:
         """Scores, and in the solo game the objective tier and challenge results."""
         info = super().final_info(state, seat)
