@@ -44,6 +44,8 @@ class TeaGame(OpenGame):
         self.card_features = observer.card_table(self)
         self.play_spaces = [sp for sp in range(16) if sp % 4 >= (self.num_players < 4)]
         self.weather_faces = [tuple(w.faces) for w in self.board.weather]
+        self.play_flag_ones = [observer.OFF["plantation_flags"] + 9 * sp
+                               for sp in self.play_spaces]
         table: dict[str, Any] = {**effects.HANDLERS, **turn.HANDLERS, **flow.HANDLERS,
                                  **events.HANDLERS, **markets.handlers(self)}
         for kind in [k for k, h in table.items() if getattr(h, "_legal", None) is not None]:

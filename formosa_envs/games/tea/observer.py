@@ -163,18 +163,18 @@ def _table_row(s: TeaState, rel: dict[int, int]) -> list[float]:
 
 def _plantation_ones(game: TeaGame, s: TeaState, rel: dict[int, int], ones: list[int]) -> None:
     base = OFF["plantation_flags"]
+    ones += game.play_flag_ones                      # "in play": fixed for the player count
+    bud, occupant = s.bud, s.occupant
     for sp in game.play_spaces:
-        at = base + 9 * sp
-        ones.append(at)
-        if s.bud[sp] >= 0:
-            ones.append(at + 1 + s.bud[sp])
-        if s.occupant[sp] >= 0:
-            ones += (at + 4 + rel[s.occupant[sp]], at + 8)
-    base = OFF["weather"]
+        if bud[sp] >= 0:
+            ones.append(base + 9 * sp + 1 + bud[sp])
+        if occupant[sp] >= 0:
+            ones += (base + 9 * sp + 4 + rel[occupant[sp]], base + 9 * sp + 8)
+    base, faces, weather, face = OFF["weather"], game.weather_faces, s.weather, s.face
     for col in range(4):
-        nxt = s.weather[(col + 1) % 4]
-        level = game.board.weather[nxt].faces[s.face[nxt] ^ (col == 3)]
-        ones += (base + 6 * col + game.water_level(s, col), base + 6 * col + 3 + level)
+        tile, nxt = weather[col], weather[(col + 1) % 4]
+        ones += (base + 6 * col + faces[tile][face[tile]],
+                 base + 6 * col + 3 + faces[nxt][face[nxt] ^ (col == 3)])
 
 
 def _round_ones(s: TeaState, ones: list[int]) -> None:
