@@ -87,7 +87,7 @@ def test_auto_frames_run_in_stack_order_without_a_seat_seeing_them() -> None:
         "note": FunctionHandler("noting", lambda g, s, d, a: log.append(d.ctx[0])),
         "ask": FunctionHandler("asking", lambda g, s, d, a: log.append(f"ask{a}"),
                                legal=lambda g, s, d: [0, 1]),
-    }, advance=lambda state: setattr(state, "over", True))
+    }, advance=lambda state: setattr(state, "over", True), apply_forced=False)
     state = SimpleNamespace(stack=[Decision("note", AUTO, ctx=(7,)), Decision("ask", 0),
                                    Decision("note", AUTO, ctx=(1,))], over=False)
     StackGame.settle(game, state)  # the top AUTO frame runs; the decision stops it
@@ -97,3 +97,23 @@ def test_auto_frames_run_in_stack_order_without_a_seat_seeing_them() -> None:
     game.handlers["ask"].apply(game, state, d, 1)
     StackGame.settle(game, state)  # the frame below runs, then the flow ends the game
     assert log == [1, "ask1", 7] and state.over
+
+
+def test_apply_forced_answers_single_option_decisions_only() -> None:
+    """With ``apply_forced`` a decision with one legal option is applied by settle; a
+    decision with two waits for its player."""
+    from types import SimpleNamespace
+
+    from formosa_envs.core.decisions import Decision, FunctionHandler
+    from formosa_envs.core.engine import StackGame
+
+    log: list[int] = []
+    options = {"one": [5], "two": [1, 2]}
+    handler = FunctionHandler("asking", lambda g, s, d, a: log.append(a),
+                              legal=lambda g, s, d: options[d.ctx[0]])
+    game = SimpleNamespace(handlers={"ask": handler}, apply_forced=True,
+                           advance=lambda state: setattr(state, "over", True))
+    state = SimpleNamespace(stack=[Decision("ask", 0, ctx=("two",)),
+                                   Decision("ask", 1, ctx=("one",))], over=False)
+    StackGame.settle(game, state)
+    assert log == [5] and len(state.stack) == 1 and state.stack[-1].ctx == ("two",)

@@ -253,6 +253,8 @@ class StackGame(Game):
     """
 
     handlers: ClassVar[dict[str, Handler]] = {}
+    apply_forced: ClassVar[bool] = False
+    """Apply player decisions whose only legal option is forced, without asking."""
 
     @abstractmethod
     def advance(self, state: Any) -> None:
@@ -265,7 +267,9 @@ class StackGame(Game):
         A frame whose ``player`` is ``AUTO`` is a continuation ("then advance the
         next Tea Master", "then end the turn"): it is popped and applied at once,
         so rules can queue the steps of a compound effect under the decisions
-        that interrupt them. No seat ever sees an ``AUTO`` frame.
+        that interrupt them. No seat ever sees an ``AUTO`` frame. With
+        ``apply_forced``, a player decision with a single legal option is applied
+        too (there is no choice to ask for).
         """
         stack, handlers = state.stack, self.handlers
         while not state.over:
@@ -274,8 +278,15 @@ class StackGame(Game):
             elif stack[-1].player == AUTO:
                 d = stack.pop()
                 handlers[d.kind].apply(self, state, d, 0)
-            else:
+            elif not self.apply_forced or stack[-1].player == CHANCE:
                 return
+            else:
+                d = stack[-1]
+                legal = handlers[d.kind].legal(self, state, d)
+                if len(legal) != 1:
+                    return
+                stack.pop()
+                handlers[d.kind].apply(self, state, d, legal[0])
 
     def current_player(self, state: Any) -> int:
         """The player of the top frame, or ``TERMINAL``."""

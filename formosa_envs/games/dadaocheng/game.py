@@ -6,7 +6,7 @@ from collections import OrderedDict
 from typing import Any, ClassVar
 
 from formosa_envs.core.actions import ActionSpace
-from formosa_envs.core.engine import CHANCE, rank_returns
+from formosa_envs.core.engine import rank_returns
 from formosa_envs.core.open_game import OpenGame
 from formosa_envs.core.payment import PayHandler
 
@@ -40,6 +40,7 @@ class DadaochengGame(OpenGame):
     title: ClassVar[str] = "Dadaocheng"
     observer: ClassVar[Any] = observer
     max_decisions: ClassVar[int] = MAX_DECISIONS
+    apply_forced: ClassVar[bool] = True  # seeds/dadaocheng.md 2.2: forced options apply
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = DadaochengState
@@ -83,21 +84,6 @@ class DadaochengGame(OpenGame):
         state = new_state(n, self.sides, piles, pools, event_pool)
         self.settle(state)
         return state
-
-    def settle(self, state: DadaochengState) -> None:
-        """Run automatic frames, and apply a player decision whose only legal option is
-        forced (``seeds/dadaocheng.md`` section 2.2: a 1853 loss or a discard of the only
-        colour held, the only space a Store can remodel, a purchase with only DONE...)."""
-        while True:
-            super().settle(state)
-            if state.over or state.stack[-1].player == CHANCE:
-                return
-            d = state.stack[-1]
-            legal = self.handlers[d.kind].legal(self, state, d)
-            if len(legal) != 1:
-                return
-            state.stack.pop()
-            self.handlers[d.kind].apply(self, state, d, legal[0])
 
     def advance(self, state: DadaochengState) -> None:
         """The phase flow runs only during setup; turns queue their own frames."""
