@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .engine import StackGame
+from .engine import CHANCE, StackGame
 from .errors import StateFormatError
 
 
@@ -56,6 +56,14 @@ class OpenGame(StackGame):
     def determinize(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
         """Nothing is hidden: unrevealed piles are unordered pools drawn by chance."""
         return state.clone()
+
+    def segment_label(self, state: Any, action: int, labels: dict[str, Any]) -> str:
+        """Label ``action`` with ``labels[segment](game, state, index)``; a chance outcome
+        is labelled by its frame kind."""
+        if not state.over and state.stack and state.stack[-1].player == CHANCE:
+            return f"{state.stack[-1].kind} -> {action}"
+        segment, index = self.action_space.decode(action)
+        return labels[segment](self, state, index)
 
     def validate_state(self, state: Any) -> None:
         """A restored state must pass the game's conservation checks."""

@@ -215,17 +215,21 @@ def test_advance_order_and_mode_b() -> None:
     assert s.factory == [wet] * 3
 
 
-def test_mode_a_applied_without_asking_when_it_reaches_the_end() -> None:
-    """TEA-5.6, R-9, R-41 [I.2 and note]: A reaching the last space is applied at once,
-    executing the spaces passed (black 6: drying); Masters on a last space are skipped."""
-    s = scenario(G, weather=WL, cubes={space(1, 3): [0, 0, 0]}, occupant={space(1, 1): 2},
-                 masters_on=masters(p0=[-1, 4, -1, -1], p1=[-1, LAST[BLACK], -1, -1]),
-                 factories=seat_list(3, factory(), p0=factory(black=(3, 0, 0, 0))))
-    harvest(s, space(1, 3))
-    assert s.master_pos[0][BLACK] == LAST[BLACK] == 6
-    assert s.factory[0][4 * BLACK:4 * BLACK + 4] == [1, 0, 0, 2]
-    assert s.master_pos[1][BLACK] == LAST[BLACK]
-    assert kind(G, s) == "turn" and G.current_player(s) == 1
+def test_a_or_b_is_asked_even_when_a_reaches_the_end() -> None:
+    """TEA-5.6, R-9, R-41 [I.2 and note]: effects are mandatory once entered (R-10), so the
+    owner still chooses when A would reach the last space: A executes the spaces passed
+    (black 6: drying), B skips them; Masters on a last space are skipped."""
+    base = dict(weather=WL, cubes={space(1, 3): [0, 0, 0]}, occupant={space(1, 1): 2},
+                masters_on=masters(p0=[-1, 4, -1, -1], p1=[-1, LAST[BLACK], -1, -1]),
+                factories=seat_list(3, factory(), p0=factory(black=(3, 0, 0, 0))))
+    for mode, black in ((A.MODE_A, [1, 0, 0, 2]), (A.MODE_B, [3, 0, 0, 0])):
+        s = scenario(G, **base)
+        harvest(s, space(1, 3))
+        answer(G, s, "advance_mode", A.MODE0 + mode, player=0)
+        assert s.master_pos[0][BLACK] == LAST[BLACK] == 6
+        assert s.factory[0][4 * BLACK:4 * BLACK + 4] == black
+        assert s.master_pos[1][BLACK] == LAST[BLACK]
+        assert kind(G, s) == "turn" and G.current_player(s) == 1
 
 
 # ----- TEA-6.5 effects (one step of a Tea Processing disc) -----------------------------------

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.engine import CHANCE
-
 from .content import BUILDINGS, COLOURS
 from .grid import LINES, showing
 from .state import DadaochengState
@@ -42,10 +40,7 @@ _LABELS = {
 
 def label_action(game: DadaochengGame, s: DadaochengState, action: int) -> str:
     """A readable label of ``action`` in state ``s`` (chance outcomes included)."""
-    if not s.over and s.stack and s.stack[-1].player == CHANCE:
-        return f"{s.stack[-1].kind} -> {action}"
-    seg, i = game.action_space.decode(action)
-    return _LABELS[seg](game, s, i)
+    return game.segment_label(s, action, _LABELS)
 
 
 def render_text(game: DadaochengGame, s: DadaochengState) -> str:

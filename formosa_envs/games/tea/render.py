@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.engine import CHANCE
-
 from .content import CHARACTER_NAMES, QUALITIES, TEAS, TRACKS
 from .state import DISPLAY_SLOTS, TeaState
 
@@ -58,10 +56,7 @@ def _merchant_label(game: TeaGame, s: TeaState, slot: int) -> str:
 
 def label_action(game: TeaGame, s: TeaState, action: int) -> str:
     """A readable label of ``action`` in state ``s`` (chance outcomes included)."""
-    if not s.over and s.stack and s.stack[-1].player == CHANCE:
-        return f"{s.stack[-1].kind} -> {action}"
-    seg, i = game.action_space.decode(action)
-    return _LABELS[seg](game, s, i)
+    return game.segment_label(s, action, _LABELS)
 
 
 def render_text(game: TeaGame, s: TeaState) -> str:

@@ -242,10 +242,9 @@ def _row_advance_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) ->
     pos = s.master_pos[q][row]
     if pos < 0 or pos == game.last[row]:
         return
-    if pos + steps >= game.last[row]:
-        E.push_move(s, q, row, steps, arai=True)
-    else:
-        s.stack.append(Decision("advance_mode", q, ctx=(row, steps)))
+    # always the owner's choice: effects are mandatory once entered, so A differs
+    # from B even when A would reach the last space
+    s.stack.append(Decision("advance_mode", q, ctx=(row, steps)))
 
 
 # ----- processing and completion -------------------------------------------------------
