@@ -31,6 +31,12 @@ def actor_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
 def export_policy(model: Any, path: str | Path) -> Path:
     """Write the actor of ``model`` to ``path`` (.npz) and return the path."""
     layers, activation = actor_layers(model)
+    return save_policy_npz(layers, activation, path)
+
+
+def save_policy_npz(layers: list[tuple[np.ndarray, np.ndarray]], activation: str,
+                    path: str | Path) -> Path:
+    """Write ``(weight, bias)`` layers (input first) as a ``PolicyAgent`` ``.npz``."""
     arrays: dict[str, np.ndarray] = {}
     for i, (w, b) in enumerate(layers[:-1]):
         arrays[f"w{i}"], arrays[f"b{i}"] = w, b

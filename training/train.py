@@ -181,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="TOML file (default training/configs/<game>.toml)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                        help="sb3: MaskablePPO in this process (default); rllib: Ray RLlib "
+                             "(python -m training.train_rllib -h for its flags)")
     for name, kind in [("players", int), ("timesteps", int), ("n-envs", int), ("seed", int),
                        ("out", str), ("workers", int), ("vec-env", str),
                        ("eval-every", int), ("eval-games", int), ("final-games", int),
@@ -204,6 +207,10 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``formosa train`` and ``python -m training.train``."""
+    args, _ = build_parser().parse_known_args(argv)
+    if args.backend == "rllib":
+        from .train_rllib import main as rllib_main
+        return rllib_main(argv)
     args = build_parser().parse_args(argv)
     config = config_from_args(args)
     os.environ.setdefault("PYTHONHASHSEED", "0")

@@ -1,0 +1,320 @@
+"""Self-play PPO on Ray RLlib: ``formosa train <game> --backend rllib`` / ``python -m
+training.train_rllib <game>`` (needs the ``[rllib]`` extra).
+
+The run uses the game's training TOML (``training/configs/<game>.toml``: the
+same keys and flags as the SB3 path) plus the RLlib settings below. Locally it
+starts a Ray instance of its own; with ``--address`` (``auto`` on a cluster
+node, or ``ray://head:10001``) it joins a running cluster and spreads the env
+runners over it. Modes (``--mode``): ``league`` (default: one learner against
+scripted random/heuristic seats and frozen snapshots of itself, mixed by the
+TOML's ``random``/``heuristic``/``snapshots`` weights), ``shared`` (one module
+for every seat) and ``per_seat`` (one module per seat).
+
+The run directory (``--out``, default ``runs/<game>-rllib``) holds::
+
+    checkpoints/latest/      RLlib checkpoint (``--resume``; agent spec rllib:PATH)
+    league.json              counters and snapshot ids, for --resume
+    logs/progress.csv        per-iteration losses, env steps/s and env-measured rewards
+    eval.csv                 periodic win rates vs random and heuristic, with 95% CIs
+    policy.npz               the evaluated module as a numpy actor (policy:PATH)
+    learning_curve.png, final/, summary.json   as the SB3 path
+
+Win rates and scores come from the env (the tournament plays the exported
+actor), never from RLlib's episode returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from formosa_envs.tools.progress import ProgressBar
+
+from .callbacks import append_eval_rows
+from .config import TrainConfig
+from .export import save_policy_npz
+from .report import plot_learning_curve
+from .train import build_parser as sb3_parser
+from .train import config_from_args, final_report, make_evaluator
+
+MODES = ("shared", "per_seat", "league")
+PROGRESS_FIELDS = ["iteration", "time/total_timesteps", "rollout/ep_rew_mean", "episodes",
+                   "mean_decisions", "env_steps_per_s", "total_loss", "policy_loss",
+                   "vf_loss", "entropy", "snapshots"]
+
+
+@dataclass
+class RLlibSettings:
+    """The RLlib-only knobs (everything else comes from :class:`TrainConfig`)."""
+
+    mode: str = "league"
+    runners: int = 1
+    envs_per_runner: int = 4
+    address: str | None = None
+    eval_module: str | None = None
+
+    def validate(self, num_players: int) -> None:
+        """Raise ValueError naming the first bad setting."""
+        if self.mode not in MODES:
+            raise ValueError(f"--mode must be one of {MODES}, got {self.mode!r}")
+        if self.runners < 0 or self.envs_per_runner < 1:
+            raise ValueError(f"--runners must be >= 0 and --envs-per-runner >= 1, got "
+                             f"{self.runners} and {self.envs_per_runner}")
+        if self.eval_module and self.eval_module not in module_ids(self.mode, num_players):
+            raise ValueError(f"--eval-module {self.eval_module!r} is not a module of mode "
+                             f"{self.mode}: {module_ids(self.mode, num_players)}")
+
+    def evaluated_module(self) -> str:
+        """The module exported and evaluated: learner, shared or seat_0 by default."""
+        return self.eval_module or {"league": "learner", "shared": "shared",
+                                    "per_seat": "seat_0"}[self.mode]
+
+
+def module_ids(mode: str, num_players: int) -> list[str]:
+    """The trained modules of ``mode`` (see ``formosa_envs.envs.rllib_config``)."""
+    if mode == "per_seat":
+        return [f"seat_{i}" for i in range(num_players)]
+    return ["learner" if mode == "league" else "shared"]
+
+
+def build_algorithm(config: TrainConfig, settings: RLlibSettings) -> Any:
+    """The PPO algorithm for a run (TOML hyper-parameters mapped onto RLlib's)."""
+    from formosa_envs.envs.rllib_config import build_ppo_config
+    mix = config.random + config.heuristic + config.snapshots
+    scripted = {"random": config.random / mix, "heuristic": config.heuristic / mix}
+    training = {"lr": config.learning_rate, "gamma": config.gamma,
+                "lambda_": config.gae_lambda, "entropy_coeff": config.ent_coef,
+                "clip_param": config.clip_range, "num_epochs": config.n_epochs,
+                "train_batch_size_per_learner": config.n_steps * config.n_envs,
+                "minibatch_size": config.batch_size}
+    ppo = build_ppo_config(config.game, config.num_players, settings.mode,
+                           runners=settings.runners, envs_per_runner=settings.envs_per_runner,
+                           seed=config.seed, scripted=scripted, net_arch=config.net_arch,
+                           activation=config.activation, training=training)
+    ppo.environment(env_config={**ppo.env_config, "reward_mode": config.reward_mode})
+    return ppo.build_algo()
+
+
+def export_module(algo: Any, module_id: str, activation: str, path: Path) -> Path:
+    """Write ``module_id``'s actor as a numpy ``.npz`` (agent spec ``policy:PATH``)."""
+    from formosa_envs.envs.rllib import module_layers
+    from formosa_envs.envs.rllib_config import learner_state
+    return save_policy_npz(module_layers(learner_state(algo, module_id)), activation, path)
+
+
+class RLlibRun:
+    """One training run: the loop, snapshots, evaluation, checkpoints and resume."""
+
+    def __init__(self, config: TrainConfig, settings: RLlibSettings, show_progress: bool):
+        self.config, self.settings = config, settings
+        self.run_dir = Path(config.out)
+        self.show_progress = show_progress
+        self.algo: Any = None
+        self.counters = {"timesteps": 0, "iteration": 0, "next_snapshot": config.snapshot_every,
+                         "next_eval": config.eval_every,
+                         "next_checkpoint": config.checkpoint_every}
+        self.evaluate = make_evaluator(config, config.eval_games, seed_offset=10_000)
+        self.last_eval = ""
+
+    @property
+    def league_file(self) -> Path:
+        """Where counters and snapshot ids are saved next to the checkpoint."""
+        return self.run_dir / "league.json"
+
+    def start(self, resume: bool) -> None:
+        """Build the algorithm; on ``resume`` restore the latest checkpoint and counters."""
+        from formosa_envs.envs.rllib_config import start_ray
+        start_ray(self.settings.address, results_dir=str(self.run_dir / "ray_results"))
+        self.algo = build_algorithm(self.config, self.settings)
+        if resume:
+            self._restore()
+
+    def _restore(self) -> None:
+        from formosa_envs.envs.rllib_config import add_snapshot, learner_state, push_weights
+        latest = self.run_dir / "checkpoints" / "latest"
+        if not latest.is_dir() or not self.league_file.exists():
+            raise ValueError(f"--resume: no checkpoint at {latest} (or no {self.league_file})")
+        saved = json.loads(self.league_file.read_text())
+        for module_id in saved["snapshots"]:  # the same modules again; weights come next
+            add_snapshot(self.algo, self.config.pool_size, module_id=module_id)
+        self.algo.restore_from_path(str(latest))
+        snapshots = saved["snapshots"]
+        push_weights(self.algo, {m: learner_state(self.algo, m) for m in snapshots})
+        self.counters = saved["counters"]
+
+    def loop(self) -> float:
+        """Train until ``total_timesteps`` env steps; return the minutes spent."""
+        c = self.config
+        bar = ProgressBar(c.total_timesteps, "training (rllib)", enabled=self.show_progress,
+                          start=self.counters["timesteps"])
+        start = time.perf_counter()
+        while self.counters["timesteps"] < c.total_timesteps:
+            tick = time.perf_counter()
+            result = self.algo.train()
+            steps = int(result["env_runners"].get("num_env_steps_sampled", 0))
+            self.counters["timesteps"] += steps
+            self.counters["iteration"] += 1
+            self._log(result, steps / max(time.perf_counter() - tick, 1e-9))
+            self._periodic()
+            bar.update(self.counters["timesteps"], self.last_eval)
+        bar.close()
+        self.save_checkpoint()
+        return (time.perf_counter() - start) / 60
+
+    def _periodic(self) -> None:
+        from formosa_envs.envs.rllib_config import add_snapshot
+        c, t = self.config, self.counters["timesteps"]
+        if t >= self.counters["next_snapshot"]:
+            if self.settings.mode == "league" and c.snapshots > 0:
+                add_snapshot(self.algo, c.pool_size)
+            self.counters["next_snapshot"] = _next_multiple(t, c.snapshot_every)
+        if t >= self.counters["next_eval"]:
+            self.run_evaluation()
+            self.counters["next_eval"] = _next_multiple(t, c.eval_every)
+        if t >= self.counters["next_checkpoint"]:
+            self.save_checkpoint()
+            self.counters["next_checkpoint"] = _next_multiple(t, c.checkpoint_every)
+
+    def run_evaluation(self) -> list[dict[str, Any]]:
+        """The evaluated module's actor vs random and heuristic (env scores); eval.csv."""
+        policy = self.export(self.run_dir / "eval_policy.npz")
+        rows = self.evaluate(policy, self.counters["timesteps"])
+        append_eval_rows(self.run_dir / "eval.csv", rows)
+        self.last_eval = "  " + " ".join(f"vs {r['opponent']} {r['win_rate']:.0%}" for r in rows)
+        return rows
+
+    def export(self, path: Path) -> Path:
+        """The evaluated module's actor as ``.npz``."""
+        return export_module(self.algo, self.settings.evaluated_module(),
+                             self.config.activation, path)
+
+    def save_checkpoint(self) -> None:
+        """RLlib checkpoint plus counters and snapshot ids (for ``--resume``)."""
+        from formosa_envs.envs.rllib_config import snapshot_ids
+        latest = self.run_dir / "checkpoints" / "latest"
+        self.algo.save_to_path(str(latest.resolve()))
+        self.league_file.write_text(json.dumps(
+            {"counters": self.counters, "snapshots": snapshot_ids(self.algo)}, indent=1))
+
+    def _log(self, result: dict[str, Any], steps_per_s: float) -> None:
+        records = collect_records(self.algo)
+        row = {"iteration": self.counters["iteration"],
+               "time/total_timesteps": self.counters["timesteps"],
+               "env_steps_per_s": round(steps_per_s, 1),
+               **env_statistics(records, self.settings.mode),
+               **learner_losses(result, self.settings.evaluated_module()),
+               "snapshots": len([m for m in self.algo.config.policies
+                                 if m.startswith("snapshot_")])}
+        path = self.run_dir / "logs" / "progress.csv"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        new = not path.exists()
+        with path.open("a", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=PROGRESS_FIELDS)
+            if new:
+                writer.writeheader()
+            writer.writerow({k: row.get(k, "") for k in PROGRESS_FIELDS})
+
+    def stop(self) -> None:
+        """Release the algorithm's actors."""
+        if self.algo is not None:
+            self.algo.stop()
+
+
+def collect_records(algo: Any) -> list[dict[str, Any]]:
+    """Finished games' records from every env of every env runner (then cleared there)."""
+    def drain(runner: Any) -> list[dict[str, Any]]:
+        return [r for env in runner.env.envs for r in env.unwrapped.drain_records()]
+    remote = algo.env_runner_group.num_remote_env_runners() > 0
+    per_runner = algo.env_runner_group.foreach_env_runner(drain, local_env_runner=not remote)
+    return [record for records in per_runner for record in records]
+
+
+def env_statistics(records: list[dict[str, Any]], mode: str) -> dict[str, Any]:
+    """Mean reward (the learner's, or seat 0's) and game length, measured by the env."""
+    if not records:
+        return {"episodes": 0}
+    def tracked_seat(record: dict[str, Any]) -> int:
+        names = record["seat_agent"]
+        return names.index("learner") if mode == "league" else 0
+    rewards = [r["rewards"][tracked_seat(r)] for r in records]
+    return {"episodes": len(records), "rollout/ep_rew_mean": sum(rewards) / len(rewards),
+            "mean_decisions": sum(r["decisions"] for r in records) / len(records)}
+
+
+def learner_losses(result: dict[str, Any], module_id: str) -> dict[str, float]:
+    """The evaluated module's PPO losses from RLlib's result dict."""
+    stats = result.get("learners", {}).get(module_id, {})
+    return {k: float(stats[k]) for k in ("total_loss", "policy_loss", "vf_loss", "entropy")
+            if k in stats}
+
+
+def _next_multiple(now: int, every: int) -> int:
+    return (now // every + 1) * every
+
+
+def train_rllib(config: TrainConfig, settings: RLlibSettings, resume: bool = False,
+                show_progress: bool = True) -> dict[str, Any]:
+    """Run (or resume) an RLlib run; return the summary written to ``summary.json``."""
+    import torch
+    torch.set_num_threads(1)
+    settings.validate(config.num_players)
+    run = RLlibRun(config, settings, show_progress)
+    run.run_dir.mkdir(parents=True, exist_ok=True)
+    (run.run_dir / "config.json").write_text(json.dumps(
+        {**config.__dict__, "rllib": asdict(settings)}, indent=2))
+    try:
+        run.start(resume)
+        minutes = run.loop()
+        policy = run.export(run.run_dir / "policy.npz")
+        run.run_evaluation()
+        timesteps = run.counters["timesteps"]
+    finally:
+        run.stop()
+    plot_learning_curve(run.run_dir)
+    summary = final_report(config, run.run_dir, policy, timesteps, minutes, show_progress)
+    summary["backend"] = {"name": "rllib", **asdict(settings)}
+    (run.run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The SB3 path's flags plus the RLlib settings."""
+    parser = sb3_parser()
+    parser.prog, parser.description = "formosa train --backend rllib", "Self-play PPO on RLlib."
+    parser.add_argument("--mode", choices=MODES, default="league")
+    parser.add_argument("--runners", type=int, default=1,
+                        help="remote env runners (0: sample in the driver process)")
+    parser.add_argument("--envs-per-runner", type=int, default=4)
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster to join (auto, or ray://head:10001); default: "
+                             "start a local Ray")
+    parser.add_argument("--eval-module", default=None,
+                        help="module to export and evaluate (default learner/shared/seat_0)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``formosa train --backend rllib`` and ``python -m training.train_rllib``."""
+    args = build_parser().parse_args(argv)
+    config = config_from_args(args)
+    if args.out is None:
+        config.out = f"runs/{config.game}-rllib"
+    settings = RLlibSettings(args.mode, args.runners, args.envs_per_runner, args.address,
+                             args.eval_module)
+    summary = train_rllib(config, settings, resume=args.resume, show_progress=not args.quiet)
+    print(summary["table"])
+    for opponent, share in summary.get("vs", {}).items():
+        print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} "
+              f"(95% CI {share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
+    print(f"run directory: {config.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
