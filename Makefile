@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run simulate test bench lint golden clean
+.PHONY: run simulate test bench bench-rllib lint golden clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,11 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,train]"
+	$(BIN)/pip install -q -e ".[dev,rllib]"
+	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib
+
+$(VENV)/.rllib: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e ".[rllib]"
 	touch $@ $(VENV)/.core $(VENV)/.train
 
 $(VENV)/.train: pyproject.toml | $(BIN)/python
@@ -28,14 +32,19 @@ run: $(VENV)/.train
 simulate: $(VENV)/.core
 	$(BIN)/formosa simulate flowers --players 3 --games 1000 --seed 0
 
-## test: set up the dev tools, lint, and run the default test suite
+## test: set up the dev tools, lint, run the default suite, then the Ray RLlib tests
 test: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m rllib
 
 ## bench: decisions per second vs PettingZoo connect_four_v3 (2, 3, 4 players)
 bench: $(VENV)/.dev
 	$(BIN)/python benchmarks/bench.py
+
+## bench-rllib: RLlib env steps/s with 1 and 2 env runners, every game (README table)
+bench-rllib: $(VENV)/.dev
+	$(BIN)/python benchmarks/bench_rllib.py
 
 ## golden: regenerate the golden game transcripts in tests/golden/
 golden: $(VENV)/.dev

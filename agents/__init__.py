@@ -8,6 +8,8 @@ Build any agent from a short spec with :func:`make_agent`:
 ``mcts[:N[:R]]``     information-set MCTS, N simulations per move (default 100),
                      R = ``random`` (default) or ``heuristic`` rollouts
 ``policy:PATH``      a trained policy exported as ``.npz`` (numpy forward pass)
+``rllib:PATH[@M]``   module ``M`` of an RLlib checkpoint (default ``learner`` or
+                     ``shared``), played as a numpy policy; needs ``[rllib]``
 ===================  ====================================================
 """
 
@@ -19,7 +21,7 @@ from typing import Any
 from .base import Agent, StateAgent
 from .random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "mcts", "policy")
+AGENT_KINDS = ("random", "heuristic", "mcts", "policy", "rllib")
 
 
 class AgentSpecError(ValueError):
@@ -50,8 +52,26 @@ def make_agent(spec: str, game: str = "flowers", seed: int | None = None) -> Age
                                  "python -m training.export MODEL.zip OUT.npz")
         from .policy import PolicyAgent
         return PolicyAgent.load(arg, seed=seed)
+    if kind == "rllib":
+        return _rllib_agent(spec, arg, seed)
     raise AgentSpecError(f"unknown agent {spec!r}; kinds: {', '.join(AGENT_KINDS)} "
                          "(e.g. random, heuristic, mcts:200, policy:model.npz)")
+
+
+def _rllib_agent(spec: str, arg: str, seed: int | None) -> Agent:
+    """``rllib:PATH[@MODULE]``: an RLlib checkpoint's module as a numpy policy."""
+    path, _, module = arg.partition("@")
+    if not path:
+        raise AgentSpecError(f"agent spec {spec!r} needs a checkpoint: rllib:PATH[@MODULE]")
+    try:
+        from formosa_envs.envs.rllib import load_rllib_agent
+    except ImportError as exc:
+        raise AgentSpecError(f"agent spec {spec!r} needs the [rllib] extra ({exc.name} is "
+                             "missing): pip install -e '.[rllib]'") from None
+    try:
+        return load_rllib_agent(path, module or None, seed=seed)
+    except ValueError as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: {exc}") from None
 
 
 def _int_arg(spec: str, arg: str, default: int) -> int:
@@ -68,6 +88,10 @@ def agent_label(spec: str) -> str:
     if kind == "policy" and arg:
         from pathlib import Path
         return f"policy:{Path(arg).stem}"
+    if kind == "rllib" and arg:
+        from pathlib import Path
+        path, _, module = arg.partition("@")
+        return f"rllib:{Path(path).name}" + (f"@{module}" if module else "")
     return spec
 
 

@@ -1,7 +1,19 @@
 """Round-robin tournaments between agents: seat rotation, confidence intervals, ratings.
 
 Example: ``python -m training.evaluate flowers --agents random,heuristic --players 2
---games 200 --seed 0 --workers 2 --out runs/tournament``.
+--games 200 --seed 0 --workers 2 --out runs/tournament`` (or ``formosa tournament ...``).
+
+Backends (``--backend``; the results are identical whichever runs the games):
+
+* ``serial`` (default with ``--workers 1``): one loop in this process, for
+  small runs, debugging and profiling.
+* ``process`` (default with more workers): ``--workers`` processes, for the
+  cores of one machine.
+* ``ray``: Ray tasks, for a cluster (``[rllib]`` extra, and this project
+  installed on every node). Start the cluster with ``ray start --head`` (then
+  ``ray start --address HEAD:6379`` on the other machines) and pass
+  ``--address auto`` on the head, or ``--address ray://HEAD:10001`` from
+  elsewhere; without ``--address`` a local Ray is started.
 
 Rules (all of them deterministic, whatever the number of workers):
 
@@ -30,14 +42,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -45,11 +54,11 @@ import numpy as np
 from agents import Agent, AgentSpecError, agent_label, make_agent
 from formosa_envs.core.errors import ConfigError, FormosaError
 from formosa_envs.games import GAMES, make_game
-from formosa_envs.tools.progress import progress
-from formosa_envs.tools.simulate import play_game
 
 from . import ratings as rt
+from .backends import BACKENDS, resolve_backend, run_tasks
 from .ratings import AgentStats
+from .tournament_report import CSV_FIELDS, plot_result, save_result  # noqa: F401 (re-exported)
 
 AgentFactory = Callable[[str, str, int], Agent]
 
@@ -88,6 +97,7 @@ class TournamentResult:
     seat_win_rates: list[float]
     elapsed: float = 0.0
     workers: int = 1
+    backend: str = "serial"
 
     def ranking(self) -> list[AgentStats]:
         """The agents sorted by conservative rating (mu - 3 sigma), best first."""
@@ -95,8 +105,8 @@ class TournamentResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-friendly data (agents in ranking order)."""
-        return {"config": self.config, "runtime": {"elapsed_s": self.elapsed,
-                                                   "workers": self.workers},
+        runtime = {"elapsed_s": self.elapsed, "workers": self.workers, "backend": self.backend}
+        return {"config": self.config, "runtime": runtime,
                 "agents": [asdict(a) for a in self.ranking()],
                 "head_to_head": self.head_to_head, "seat_win_rates": self.seat_win_rates,
                 "tables": self.tables, "records": [asdict(r) for r in self.records]}
@@ -104,16 +114,21 @@ class TournamentResult:
 
 def run_tournament(game: str, agents: list[str], num_players: int, games: int, seed: int = 0,
                    workers: int = 1, show_progress: bool = True,
-                   agent_factory: AgentFactory = make_agent, **options: Any) -> TournamentResult:
+                   agent_factory: AgentFactory = make_agent, backend: str | None = None,
+                   address: str | None = None, **options: Any) -> TournamentResult:
     """Play a seat-rotated round robin between the agent specs ``agents`` (module docstring).
 
     ``games`` counts games per table (rounded up to a multiple of
     ``num_players``). ``agent_factory(spec, game, seed)`` builds the agents (a
     module-level function, so it pickles to the worker processes); ``options``
-    are game options. Raises :class:`ConfigError` or :class:`AgentSpecError`
-    on bad input.
+    are game options. ``backend`` (``serial``, ``process`` or ``ray``; default
+    ``serial`` for one worker, else ``process``) says where the games run and
+    ``address`` which Ray cluster the ``ray`` backend joins: the result is the
+    same whatever the backend. Raises :class:`ConfigError` or
+    :class:`AgentSpecError` on bad input.
     """
     _validate(game, agents, num_players, games, seed, workers)
+    backend = resolve_backend(backend, workers, address)
     make_game(game, num_players=num_players, **options)  # bad options fail here, early
     for spec in agents:
         agent_factory(spec, game, 0)  # unknown specs fail here with make_agent's message
@@ -123,12 +138,12 @@ def run_tournament(game: str, agents: list[str], num_players: int, games: int, s
     tasks = _tasks(agents, names, tables, per_table, seed)
     setup = (game, num_players, options, agent_factory)
     start = time.perf_counter()
-    records = _run_tasks(setup, tasks, workers, show_progress)
+    records = run_tasks(setup, tasks, workers, backend, address, show_progress)
     config = {"game": game, "agents": list(agents), "names": names, "num_players": num_players,
               "games_requested": games, "games_per_table": per_table, "seed": seed,
               "options": options, "total_games": len(records)}
     return summarize(config, [[names[i] for i in t] for t in tables], records,
-                     elapsed=time.perf_counter() - start, workers=workers)
+                     elapsed=time.perf_counter() - start, workers=workers, backend=backend)
 
 
 def _validate(game: str, specs: list[str], num_players: int, games: int, seed: int,
@@ -183,49 +198,9 @@ def _tasks(specs: list[str], names: list[str], tables: list[tuple[int, ...]],
     return tasks
 
 
-def _run_tasks(setup: tuple, tasks: list[MatchRecord], workers: int,
-               show_progress: bool) -> list[MatchRecord]:
-    label = f"tournament {setup[0]}"
-    if workers == 1:
-        return list(progress(_play_iter(setup, tasks), len(tasks), label, enabled=show_progress))
-    size = max(1, min(64, math.ceil(len(tasks) / (workers * 8))))
-    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, setup, chunk) for chunk in chunks]
-        try:
-            done = progress(_completed(futures), len(tasks), label, enabled=show_progress)
-            records = list(done)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    return sorted(records, key=lambda r: r.index)
-
-
-def _completed(futures: list[Future]) -> Iterator[MatchRecord]:
-    for future in as_completed(futures):
-        yield from future.result()
-
-
-def _play_chunk(setup: tuple, tasks: list[MatchRecord]) -> list[MatchRecord]:
-    """Play a chunk of games in a worker process (agents are built there, from specs)."""
-    return list(_play_iter(setup, tasks))
-
-
-def _play_iter(setup: tuple, tasks: list[MatchRecord]) -> Iterator[MatchRecord]:
-    game_name, num_players, options, factory = setup
-    game = make_game(game_name, num_players=num_players, **options)
-    for task in tasks:
-        agents = [factory(spec, game_name, seed)
-                  for spec, seed in zip(task.specs, task.agent_seeds, strict=True)]
-        rec = play_game(game, agents, task.chance_seed)
-        scores = [float(s) for s in rec.scores]
-        yield replace(task, scores=scores, ranks=rt.rank_of(scores), wins=rt.win_shares(scores),
-                      decisions=rec.decisions, truncated=rec.truncated)
-
-
 def summarize(config: dict[str, Any], tables: list[list[str]], records: list[MatchRecord],
-              elapsed: float = 0.0, workers: int = 1) -> TournamentResult:
+              elapsed: float = 0.0, workers: int = 1, backend: str = "serial"
+              ) -> TournamentResult:
     """Aggregate per-game records (in schedule order) into a :class:`TournamentResult`."""
     n = config["num_players"]
     stats = {}
@@ -240,7 +215,7 @@ def summarize(config: dict[str, Any], tables: list[list[str]], records: list[Mat
     config = {**config, "truncated_games": sum(r.truncated for r in records)}
     h2h = rt.head_to_head([(r.seats, r.wins) for r in records]) if n == 2 else {}
     return TournamentResult(config, tables, records, stats, h2h,
-                            [float(x) for x in seat_wins], elapsed, workers)
+                            [float(x) for x in seat_wins], elapsed, workers, backend)
 
 
 def win_share(result: TournamentResult, agent: str, against: str | None = None
@@ -296,59 +271,6 @@ def _h2h_lines(result: TournamentResult, width: int) -> list[str]:
     return lines
 
 
-CSV_FIELDS = ("name", "spec", "games", "wins", "win_rate", "win_low", "win_high", "mean_score",
-              "score_low", "score_high", "mean_rank", "mu", "sigma", "ordinal")
-
-
-def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, Path]:
-    """Write ``tournament.csv``, ``tournament.json`` and ``tournament.png`` into ``out_dir``."""
-    import csv
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {"csv": out / "tournament.csv", "json": out / "tournament.json",
-             "png": out / "tournament.png"}
-    seat_cols = [f"seat{i}_games" for i in range(result.config["num_players"])]
-    with paths["csv"].open("w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow([*CSV_FIELDS, *seat_cols])
-        for a in result.ranking():
-            writer.writerow([getattr(a, f) for f in CSV_FIELDS] + a.seat_games)
-    paths["json"].write_text(json.dumps(result.to_dict(), indent=1, default=str))
-    plot_result(result, paths["png"])
-    return paths
-
-
-def plot_result(result: TournamentResult, path: str | Path) -> None:
-    """Win rates with 95% CI and ratings with sigma error bars, as a PNG (Agg backend)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-    agents = result.ranking()[::-1]  # best on top of horizontal bars
-    names = [a.name for a in agents]
-    y = np.arange(len(agents))
-    fig = Figure(figsize=(11, 2.6 + 0.45 * len(agents)), layout="constrained")
-    ax_win, ax_rating = fig.subplots(1, 2, sharey=True)
-    rates = np.array([a.win_rate for a in agents])
-    err = np.array([[a.win_rate - a.win_low for a in agents],
-                    [a.win_high - a.win_rate for a in agents]])
-    ax_win.barh(y, rates, xerr=err, capsize=4, color="tab:blue")
-    ax_win.axvline(1 / result.config["num_players"], color="gray", ls="--",
-                   label=f"chance (1/{result.config['num_players']})")
-    ax_win.set(xlim=(0, 1), xlabel="win rate (95% Wilson CI)", title="win rate")
-    ax_win.set_yticks(y, names)
-    ax_rating.errorbar([a.mu for a in agents], y, xerr=[a.sigma for a in agents], fmt="o",
-                       capsize=4, color="tab:orange", label="mu +/- sigma")
-    ax_rating.scatter([a.ordinal for a in agents], y, marker="x", color="black", zorder=3,
-                      label="mu - 3 sigma (ranking)")
-    ax_rating.set(xlabel="openskill rating", title="Plackett-Luce rating")
-    for ax in (ax_win, ax_rating):
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
-    cfg = result.config
-    fig.suptitle(f"{cfg['game']} tournament, {cfg['num_players']} players, "
-                 f"{cfg['total_games']} games, seed {cfg['seed']}")
-    fig.savefig(path, dpi=110)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """Command-line arguments of ``python -m training.evaluate``."""
     p = argparse.ArgumentParser(prog="python -m training.evaluate",
@@ -362,7 +284,19 @@ def build_parser() -> argparse.ArgumentParser:
                         "a multiple of --players so every seat rotation is played equally "
                         "(default 100)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes of --backend process; with --backend ray it only "
+                        "sizes the chunks of games (about 8 per worker): Ray runs as many "
+                        "chunks at once as the cluster has CPUs (default 1)")
+    p.add_argument("--backend", choices=BACKENDS, default=None,
+                   help="where games run: serial (this process: small runs, debugging), "
+                        "process (--workers processes: one machine's cores), ray (Ray tasks: "
+                        "a cluster, needs the [rllib] extra) (default: serial with --workers 1, "
+                        "else process)")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster to join, only with --backend ray: 'auto' for the cluster "
+                        "started on this machine with 'ray start --head', or ray://HOST:10001 "
+                        "(default: start a local Ray)")
     p.add_argument("--out", default=None, help="folder for tournament.csv/.json/.png")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="game option, e.g. -o current_month=5 (repeatable)")
@@ -378,8 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_options(args.option)
         result = run_tournament(args.game, specs, args.players, args.games, seed=args.seed,
-                                workers=args.workers, show_progress=not args.quiet, **options)
-    except (FormosaError, AgentSpecError, ImportError) as exc:
+                                workers=args.workers, show_progress=not args.quiet,
+                                backend=args.backend, address=args.address, **options)
+    except (FormosaError, AgentSpecError, ImportError, ConnectionError) as exc:
         print(f"evaluate: error: {exc}", file=sys.stderr)
         return 2
     print(format_table(result))

@@ -22,6 +22,7 @@ Config building and league snapshots live in :mod:`formosa_envs.envs.rllib_confi
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -299,17 +300,40 @@ def load_rllib_agent(path: str | Path, module_id: str | None = None,
     ``path`` is an algorithm checkpoint folder (``module_id`` picks the module;
     default: ``learner``, else ``shared``, else the only one) or one module's
     folder. Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong.
+    The actor is read once per module folder version (tournaments build an
+    agent per game).
     """
-    from ray.rllib.core.rl_module.rl_module import RLModule
-
     from agents.policy import PolicyAgent
     folder = find_module_folder(Path(path), module_id)
-    module = RLModule.from_checkpoint(str(folder))
-    activation = module.model_config.get("fcnet_activation", "tanh") \
-        if isinstance(module.model_config, dict) else module.model_config.fcnet_activation
-    agent = PolicyAgent(module_layers(module.get_state()), activation, deterministic, seed)
+    state_file = next(folder.glob("module_state.*"))
+    layers, activation = _actor_from_checkpoint(str(folder), state_file.stat().st_mtime_ns)
+    agent = PolicyAgent(layers, activation, deterministic, seed)
     agent.name = f"rllib:{folder.name}"
     return agent
+
+
+@lru_cache(maxsize=16)
+def _actor_from_checkpoint(folder: str, mtime_ns: int
+                           ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    import logging
+
+    from ray.rllib.core.rl_module.rl_module import RLModule
+    rl_logger = logging.getLogger("ray.rllib")
+    level = rl_logger.level
+    rl_logger.setLevel(logging.ERROR)  # from_checkpoint warns about its own old API use
+    try:
+        module = RLModule.from_checkpoint(folder)
+    finally:
+        rl_logger.setLevel(level)
+    config = module.model_config
+    get = config.get if isinstance(config, dict) else lambda k, d=None: getattr(config, k, d)
+    activation = get("fcnet_activation", "tanh")
+    if get("head_fcnet_hiddens", []) and get("head_fcnet_activation") != activation:
+        raise ValueError(f"{folder}: the policy head's activation differs from the encoder's; "
+                         "only one activation per actor can be exported")
+    if activation not in ("tanh", "relu"):
+        raise ValueError(f"{folder}: activation {activation!r} is not supported (tanh, relu)")
+    return module_layers(module.get_state()), activation
 
 
 def find_module_folder(path: Path, module_id: str | None = None) -> Path:

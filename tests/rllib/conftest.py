@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test of this folder ``rllib``."""
     here = Path(__file__).parent

@@ -1,0 +1,74 @@
+"""``formosa train --backend rllib``: a tiny run, its files, resume, and its checkpoint
+playing in ``formosa tournament`` (marker ``rllib``)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from formosa_envs.cli import main as formosa
+from training.train_rllib import RLlibSettings, env_statistics
+
+TINY = ["--timesteps", "600", "--n-steps", "75", "--n-envs", "4", "--batch-size", "100",
+        "--eval-every", "300", "--eval-games", "4", "--final-games", "4",
+        "--snapshot-every", "300", "--checkpoint-every", "300", "--runners", "0",
+        "--envs-per-runner", "2", "--quiet"]
+
+
+def test_train_resume_and_play_the_checkpoint(ray_session: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert formosa(["train", "flowers", "--backend", "rllib", "--out", str(out), *TINY]) == 0
+    assert "policy vs random" in capsys.readouterr().out
+    for name in ("checkpoints/latest", "policy.npz", "eval.csv", "logs/progress.csv",
+                 "learning_curve.png", "final/table.txt", "summary.json", "league.json"):
+        assert (out / name).exists(), name
+    league = json.loads((out / "league.json").read_text())
+    first = league["counters"]["timesteps"]
+    assert first >= 600 and league["snapshots"], league
+    with (out / "logs" / "progress.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert all(float(r["env_steps_per_s"]) > 0 for r in rows)
+    assert sum(int(r["episodes"]) for r in rows) > 0  # rewards measured by the env
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["backend"]["name"] == "rllib" and summary["vs"]["random"]["games"] > 0
+
+    resumed = [*TINY]
+    resumed[resumed.index("--timesteps") + 1] = "1200"
+    assert formosa(["train", "flowers", "--backend", "rllib", "--out", str(out), "--resume",
+                    *resumed]) == 0
+    league = json.loads((out / "league.json").read_text())
+    assert league["counters"]["timesteps"] >= 1200 > first
+    capsys.readouterr()
+
+    checkpoint = out / "checkpoints" / "latest"
+    assert formosa(["tournament", "flowers", "--agents", f"rllib:{checkpoint},random",
+                    "--games", "4", "--quiet"]) == 0
+    assert "rllib:latest" in capsys.readouterr().out
+
+
+def test_bad_settings_are_named(ray_session: Path, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        formosa(["train", "flowers", "--backend", "rllib", "--mode", "teams"])
+    assert "invalid choice: 'teams'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="--eval-module 'seat_3' is not a module"):
+        RLlibSettings(mode="per_seat", eval_module="seat_3").validate(2)
+    with pytest.raises(ValueError, match="--runners must be >= 0"):
+        RLlibSettings(runners=-1).validate(2)
+    assert formosa(["tournament", "flowers", "--agents", f"rllib:{tmp_path},random",
+                    "--games", "2", "--quiet"]) == 2
+    assert "not an RLlib algorithm checkpoint" in capsys.readouterr().err
+
+
+def test_env_statistics_follow_the_learner_seat() -> None:
+    records = [{"seat_agent": ["opponent_1", "learner"], "rewards": [-1.0, 1.0],
+                "decisions": 10},
+               {"seat_agent": ["learner", None], "rewards": [-1.0, 1.0], "decisions": 20}]
+    stats = env_statistics(records, "league")
+    assert stats == {"episodes": 2, "rollout/ep_rew_mean": 0.0, "mean_decisions": 15.0}
+    assert env_statistics(records, "shared")["rollout/ep_rew_mean"] == -1.0
+    assert env_statistics([], "league") == {"episodes": 0}
