@@ -8,7 +8,9 @@ Examples::
     formosa simulate flowers --players 3 --games 1000 --seed 0
     formosa bench flowers --players 2 --seconds 10
     formosa train flowers                      # needs the [train] extra
+    formosa train tea --backend rllib --runners 2   # Ray RLlib, needs the [rllib] extra
     formosa tournament flowers --agents random,heuristic,mcts:50 --games 100
+    formosa tournament flowers --agents random,heuristic --backend ray --workers 4
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = _game_parser(sub, "play", "play in the terminal (human and agent seats)")
     play.add_argument("--seats", default="human,random",
                       help="comma-separated seats: human, random, heuristic, mcts[:N], "
-                           "policy:PATH.npz")
+                           "policy:PATH.npz, rllib:CHECKPOINT[@MODULE]")
     play.add_argument("--seed", type=int, default=None, help="seed for chance and agents")
     play.set_defaults(run=cmd_play)
     sim = _game_parser(sub, "simulate", "simulate random games and summarise them")
@@ -65,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="agent spec per seat, comma-separated (one spec for all seats)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_simulate)
-    train = sub.add_parser("train", help="self-play MaskablePPO training (needs [train] extra)",
+    train = sub.add_parser("train", help="self-play training: MaskablePPO ([train] extra) or "
+                           "--backend rllib ([rllib] extra)",
                            add_help=False)
     train.set_defaults(run=cmd_train)
     tour = sub.add_parser("tournament", help="agents vs agents, seats rotated, with ratings",

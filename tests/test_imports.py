@@ -112,6 +112,13 @@ def test_core_works_without_ray(tmp_path: Path) -> None:
         "    assert '[rllib] extra' in str(exc), exc\n"
         "else:\n"
         "    raise SystemExit('no error')\n"
+        "from training.train import main as train\n"
+        "try:\n"
+        "    train(['flowers', '--backend', 'rllib'])\n"
+        "except ValueError as exc:\n"
+        "    assert '[rllib] extra' in str(exc), exc\n"
+        "else:\n"
+        "    raise SystemExit('no error')\n"
         "assert not [m for m in sys.modules if m.startswith('ray.')]\n")
     done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -205,11 +206,20 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
     return load_config(args.game, args.config, **overrides)
 
 
+def _backend_of(argv: list[str]) -> str:
+    """The ``--backend`` value in ``argv`` (``sb3`` when absent)."""
+    for i, arg in enumerate(argv):
+        if arg == "--backend" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--backend="):
+            return arg.split("=", 1)[1]
+    return "sb3"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``formosa train`` and ``python -m training.train``."""
-    args, _ = build_parser().parse_known_args(argv)
-    if args.backend == "rllib":
-        from .train_rllib import main as rllib_main
+    if _backend_of(list(argv) if argv is not None else sys.argv[1:]) == "rllib":
+        from .train_rllib import main as rllib_main  # its own flags and --help
         return rllib_main(argv)
     args = build_parser().parse_args(argv)
     config = config_from_args(args)

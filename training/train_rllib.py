@@ -301,6 +301,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``formosa train --backend rllib`` and ``python -m training.train_rllib``."""
     args = build_parser().parse_args(argv)
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise ValueError("--backend rllib needs the [rllib] extra: pip install -e "
+                         "'.[rllib]'") from None
     config = config_from_args(args)
     if args.out is None:
         config.out = f"runs/{config.game}-rllib"
