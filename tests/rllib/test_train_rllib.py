@@ -48,6 +48,17 @@ def test_train_resume_and_play_the_checkpoint(ray_session: Path, tmp_path: Path,
     assert formosa(["tournament", "flowers", "--agents", f"rllib:{checkpoint},random",
                     "--games", "4", "--quiet"]) == 0
     assert "rllib:latest" in capsys.readouterr().out
+    assert formosa(["play", "flowers", "--seats", f"rllib:{checkpoint}@learner,random",
+                    "--seed", "1"]) == 0
+    assert "Final scores" in capsys.readouterr().out
+
+
+def test_solo_run_reports_the_objective(ray_session: Path, tmp_path: Path) -> None:
+    out = tmp_path / "solo"
+    assert formosa(["train", "dadaocheng", "--backend", "rllib", "--players", "1",
+                    "--mode", "shared", "--out", str(out), *TINY]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["num_players"] == 1 and "objective" in summary["table"]
 
 
 def test_bad_settings_are_named(ray_session: Path, tmp_path: Path,
