@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run simulate test bench bench-rllib lint golden clean
+.PHONY: run simulate test browser bench bench-rllib lint golden clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,11 +32,19 @@ run: $(VENV)/.train
 simulate: $(VENV)/.core
 	$(BIN)/formosa simulate flowers --players 3 --games 1000 --seed 0
 
-## test: set up the dev tools, lint, run the default suite, then the Ray RLlib tests
-test: $(VENV)/.dev
+## test: set up the dev tools, lint, run the default suite, the Ray RLlib tests and the
+## browser tests (headless Chromium from Debian's packages, installed here when missing)
+test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m rllib
+	$(BIN)/python -m pytest -m browser
+
+## browser: install Debian's chromium and chromium-driver (needs root and apt) if missing
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium chromium-driver >/dev/null; fi
 
 ## bench: decisions per second vs PettingZoo connect_four_v3 (2, 3, 4 players)
 bench: $(VENV)/.dev

@@ -1,4 +1,4 @@
-"""The ``formosa`` command: list, info, play, simulate, train, tournament and bench.
+"""The ``formosa`` command: list, info, play, simulate, replay, train, tournament, bench.
 
 Examples::
 
@@ -7,6 +7,8 @@ Examples::
     formosa play flowers --players 2 --seats human,random
     formosa simulate flowers --players 3 --games 1000 --seed 0
     formosa bench flowers --players 2 --seconds 10
+    formosa simulate tea --games 5 --agents heuristic --record games/   # JSON game records
+    formosa replay games/game_00000.json       # a self-contained HTML replay page
     formosa train flowers                      # needs the [train] extra
     formosa train tea --backend rllib --runners 2   # Ray RLlib, needs the [rllib] extra
     formosa tournament flowers --agents random,heuristic,mcts:50 --games 100
@@ -59,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated seats: human, random, heuristic, mcts[:N], "
                            "policy:PATH.npz, rllib:CHECKPOINT[@MODULE]")
     play.add_argument("--seed", type=int, default=None, help="seed for chance and agents")
+    play.add_argument("--record", default=None, metavar="FILE",
+                      help="save the finished game as a JSON record (formosa replay FILE)")
     play.set_defaults(run=cmd_play)
     sim = _game_parser(sub, "simulate", "simulate random games and summarise them")
     sim.add_argument("--games", type=int, default=1000)
@@ -66,7 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--agents", default="random",
                      help="agent spec per seat, comma-separated (one spec for all seats)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--record", default=None, metavar="DIR",
+                     help="save every game as a JSON record in DIR (game_00000.json, ...)")
     sim.set_defaults(run=cmd_simulate)
+    replay = sub.add_parser("replay", help="write a game record as an HTML replay page")
+    replay.add_argument("record", help="a game record (.json) from --record")
+    replay.add_argument("--out", default=None, help="the page to write (default: FILE.html)")
+    replay.add_argument("--viewer", type=int, default=None,
+                        help="show the table as this seat sees it (default: everything)")
+    replay.set_defaults(run=cmd_replay)
     train = sub.add_parser("train", help="self-play training: MaskablePPO ([train] extra) or "
                            "--backend rllib ([rllib] extra)",
                            add_help=False)
@@ -157,7 +169,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats = [HumanSeat() if n == "human" else
              make_agent(n, args.game, None if args.seed is None else args.seed + i)
              for i, n in enumerate(names)]
-    play_session(args.game, args.players, seats, args.seed, **parse_options(args.option))
+    play_session(args.game, args.players, seats, args.seed, record_path=args.record,
+                 names=names, **parse_options(args.option))
     return 0
 
 
@@ -172,8 +185,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise FormosaError(f"--agents names {len(names)} agents for {args.players} players")
     agents = [make_agent(n, args.game, args.seed + 1000 * (i + 1)) for i, n in enumerate(names)]
     summary = simulate(args.game, args.players, args.games, args.seed, agents,
-                       show_progress=not args.quiet, **parse_options(args.option))
+                       show_progress=not args.quiet, record_dir=args.record, names=names,
+                       **parse_options(args.option))
     print(summarize(summary))
+    if args.record:
+        print(f"wrote {args.games} game records to {args.record}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Write the HTML replay page of one game record."""
+    from formosa_envs.tools.replay import write_replay
+    path = write_replay(args.record, args.out, args.viewer)
+    print(f"wrote {path} (open it in a browser: arrow keys, Home/End, Space)")
     return 0
 
 

@@ -128,3 +128,18 @@ def test_core_works_without_ray(tmp_path: Path) -> None:
 def _is_stdlib(name: str) -> bool:
     import sys
     return name in sys.stdlib_module_names
+
+
+def test_every_data_folder_ships_in_the_wheel() -> None:
+    """A game's data/*.toml (and the replay page) must be package data, or a
+    non-editable install would miss them."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]
+    for folder in sorted(ROOT.joinpath("formosa_envs", "games").glob("*/data")):
+        package = f"formosa_envs.games.{folder.parent.name}"
+        assert "data/*.toml" in declared.get(package, []), f"{package} data not declared"
+    assert "*.html" in declared.get("formosa_envs.tools", [])

@@ -65,7 +65,7 @@ def run_tasks(setup: tuple, tasks: list[MatchRecord], workers: int = 1, backend:
               address: str | None = None, show_progress: bool = True) -> list[MatchRecord]:
     """Play ``tasks`` on ``backend`` (already resolved); the records come back in index order.
 
-    ``setup`` is ``(game, num_players, options, agent_factory)``; it and the
+    ``setup`` is ``(game, num_players, options, agent_factory, record_games)``; it and the
     tasks must pickle for the ``process`` and ``ray`` backends.
     """
     label = f"tournament {setup[0]}"
@@ -144,12 +144,13 @@ def play_chunk(setup: tuple, tasks: list[MatchRecord]) -> list[MatchRecord]:
 
 def play_iter(setup: tuple, tasks: list[MatchRecord]) -> Iterator[MatchRecord]:
     """Play ``tasks`` one by one, yielding each record with its results filled in."""
-    game_name, num_players, options, factory = setup
+    game_name, num_players, options, factory, record_games = setup
     game = make_game(game_name, num_players=num_players, **options)
     for task in tasks:
         agents = [factory(spec, game_name, seed)
                   for spec, seed in zip(task.specs, task.agent_seeds, strict=True)]
-        rec = play_game(game, agents, task.chance_seed)
+        steps: list[list[Any]] | None = [] if record_games else None
+        rec = play_game(game, agents, task.chance_seed, steps=steps)
         scores = [float(s) for s in rec.scores]
         yield replace(task, scores=scores, ranks=rt.rank_of(scores), wins=rt.win_shares(scores),
-                      decisions=rec.decisions, truncated=rec.truncated)
+                      decisions=rec.decisions, truncated=rec.truncated, steps=steps)

@@ -47,6 +47,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,7 @@ class MatchRecord:
     wins: list[float] = field(default_factory=list)
     decisions: int = 0
     truncated: bool = False
+    steps: list[list[Any]] | None = None  # [player, action, label] when games are recorded
 
 
 @dataclass
@@ -109,13 +111,16 @@ class TournamentResult:
         return {"config": self.config, "runtime": runtime,
                 "agents": [asdict(a) for a in self.ranking()],
                 "head_to_head": self.head_to_head, "seat_win_rates": self.seat_win_rates,
-                "tables": self.tables, "records": [asdict(r) for r in self.records]}
+                "tables": self.tables,
+                "records": [{k: v for k, v in asdict(r).items() if k != "steps"}
+                            for r in self.records]}
 
 
 def run_tournament(game: str, agents: list[str], num_players: int, games: int, seed: int = 0,
                    workers: int = 1, show_progress: bool = True,
                    agent_factory: AgentFactory = make_agent, backend: str | None = None,
-                   address: str | None = None, **options: Any) -> TournamentResult:
+                   address: str | None = None, record_games: bool = False,
+                   **options: Any) -> TournamentResult:
     """Play a seat-rotated round robin between the agent specs ``agents`` (module docstring).
 
     ``games`` counts games per table (rounded up to a multiple of
@@ -124,7 +129,8 @@ def run_tournament(game: str, agents: list[str], num_players: int, games: int, s
     are game options. ``backend`` (``serial``, ``process`` or ``ray``; default
     ``serial`` for one worker, else ``process``) says where the games run and
     ``address`` which Ray cluster the ``ray`` backend joins: the result is the
-    same whatever the backend. Raises :class:`ConfigError` or
+    same whatever the backend. With ``record_games`` every record keeps its
+    ``steps`` (see :func:`save_game_records`). Raises :class:`ConfigError` or
     :class:`AgentSpecError` on bad input.
     """
     _validate(game, agents, num_players, games, seed, workers)
@@ -136,7 +142,7 @@ def run_tournament(game: str, agents: list[str], num_players: int, games: int, s
     tables = make_tables(len(agents), num_players)
     per_table = math.ceil(games / num_players) * num_players
     tasks = _tasks(agents, names, tables, per_table, seed)
-    setup = (game, num_players, options, agent_factory)
+    setup = (game, num_players, options, agent_factory, record_games)
     start = time.perf_counter()
     records = run_tasks(setup, tasks, workers, backend, address, show_progress)
     config = {"game": game, "agents": list(agents), "names": names, "num_players": num_players,
@@ -300,6 +306,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="folder for tournament.csv/.json/.png")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="game option, e.g. -o current_month=5 (repeatable)")
+    p.add_argument("--record", default=None, metavar="DIR",
+                   help="save every game as a JSON record in DIR (formosa replay FILE)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -313,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         options = parse_options(args.option)
         result = run_tournament(args.game, specs, args.players, args.games, seed=args.seed,
                                 workers=args.workers, show_progress=not args.quiet,
-                                backend=args.backend, address=args.address, **options)
+                                backend=args.backend, address=args.address,
+                                record_games=bool(args.record), **options)
     except (FormosaError, AgentSpecError, ImportError, ConnectionError) as exc:
         print(f"evaluate: error: {exc}", file=sys.stderr)
         return 2
@@ -321,7 +330,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         for path in save_result(result, args.out).values():
             print(f"wrote {path}")
+    if args.record:
+        paths = save_game_records(result, args.record)
+        print(f"wrote {len(paths)} game records to {args.record}")
     return 0
+
+
+def save_game_records(result: TournamentResult, folder: str | Path) -> list[Path]:
+    """Write each recorded game as ``game_<index>.json`` (needs ``record_games=True``)."""
+    from formosa_envs.tools.record import new_record, save_record
+    cfg, paths = result.config, []
+    for r in result.records:
+        if r.steps is None:
+            raise ConfigError("the tournament was run without record_games=True")
+        record = new_record(cfg["game"], cfg["num_players"], cfg["options"], r.chance_seed,
+                            r.specs, r.steps, r.scores, r.truncated)
+        paths.append(save_record(record, Path(folder) / f"game_{r.index:05d}.json"))
+    return paths
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -121,6 +121,11 @@ class Game(ABC):
     def render(self, state: Any, viewer: int | None = None) -> str:
         """A text picture of the state, hiding what ``viewer`` may not see."""
 
+    def render_svg(self, state: Any, viewer: int | None = None) -> str:
+        """An SVG picture of the state as ``viewer`` sees it (``None``: all shown),
+        with a caption naming the pending decision. Games draw with ``core.svg``."""
+        raise NotImplementedError(f"{type(self).__name__} has no SVG picture")
+
     @abstractmethod
     def determinize(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
         """A copy with every hidden item ``viewer`` cannot see resampled consistently.

@@ -30,14 +30,14 @@ from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.games import GAMES, make_game
 
 REWARD_MODES = ("rank", "win", "score")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "svg", "rgb_array")
 
 
 class FormosaAECEnv(AECEnv):
     """The AEC environment for any formosa game (see the module docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "formosa_v0",
-                                "is_parallelizable": False}
+                                "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, game: str = "flowers", render_mode: str | None = None,
                  reward_mode: str = "rank", max_game_length: int | None = None,
@@ -176,18 +176,31 @@ class FormosaAECEnv(AECEnv):
         """A readable label of ``action`` in the current state."""
         return self.game.action_label(self.engine_state, action)
 
-    def render(self) -> str | None:
-        """``ansi``: return the table as text; ``human``: print it."""
+    def render(self) -> Any:
+        """By ``render_mode``: ``ansi`` returns the table as text, ``human`` prints it,
+        ``svg`` returns an SVG picture, ``rgb_array`` an RGB ``uint8`` image
+        ``(height, width, 3)`` (needs the ``[render]`` extra). The spectator's view:
+        every hand shown. Nothing is drawn unless ``render()`` is called."""
         if self.render_mode is None:
             return None
-        text = self.game.render(self.engine_state)
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_state(self.game, self.engine_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def render_state(game: Game, state: Any, mode: str, viewer: int | None = None) -> Any:
+    """``state`` rendered in ``mode`` (one of :data:`RENDER_MODES`)."""
+    if mode == "svg":
+        return game.render_svg(state, viewer)
+    if mode == "rgb_array":
+        from formosa_envs.tools.picture import svg_to_rgb
+        return svg_to_rgb(game.render_svg(state, viewer))
+    text = game.render(state, viewer)
+    if mode == "human":
+        print(text + "\n")
+        return None
+    return text
 
 
 def _check_env_options(game: str, render_mode: str | None, reward_mode: str,

@@ -24,7 +24,7 @@ from formosa_envs.core.engine import CHANCE, TERMINAL
 from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.games import make_game
 
-from .aec import REWARD_MODES
+from .aec import REWARD_MODES, render_state
 
 OpponentFactory = Callable[[np.random.Generator, int], Sequence[Any]]
 """``factory(rng, count)`` returns ``count`` agents for the non-learner seats."""
@@ -33,7 +33,7 @@ OpponentFactory = Callable[[np.random.Generator, int], Sequence[Any]]
 class SingleAgentEnv(gym.Env):
     """One learner against opponents acting inside ``step`` (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "svg", "rgb_array"], "render_fps": 2}
 
     def __init__(self, game: str = "flowers", opponents: OpponentFactory | None = None,
                  learner_seat: int | str = "rotate", reward_mode: str = "rank",
@@ -45,6 +45,9 @@ class SingleAgentEnv(gym.Env):
             raise ConfigError(f"learner_seat must be 'rotate' or 0..{n - 1}, got {learner_seat!r}")
         if reward_mode not in REWARD_MODES:
             raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} "
+                              f"or None, got {render_mode!r}")
         self.game_name = game
         self.opponents_factory = opponents or random_opponents
         self.learner_seat_option = learner_seat
@@ -137,11 +140,12 @@ class SingleAgentEnv(gym.Env):
         return {"action_mask": self.action_masks(), "learner_seat": self.seat,
                 "scores": self.game.scores(self.state)}
 
-    def render(self) -> str | None:
-        """The table from the learner's seat (``ansi``)."""
-        if self.render_mode == "ansi":
-            return self.game.render(self.state, viewer=self.seat)
-        return None
+    def render(self) -> Any:
+        """The table from the learner's seat: text (``ansi``), an SVG picture (``svg``)
+        or an RGB ``uint8`` image (``rgb_array``, needs the ``[render]`` extra)."""
+        if self.render_mode is None:
+            return None
+        return render_state(self.game, self.state, self.render_mode, viewer=self.seat)
 
 
 class UniformOpponent:

@@ -62,35 +62,56 @@ def parse_choice(line: str, count: int) -> int | None:
 
 
 def play_session(game_name: str, num_players: int, seats: list[Any], seed: int | None,
-                 out: TextIO | None = None, **options: Any) -> list[float] | None:
-    """Run one game with ``seats`` (HumanSeat or agents); return scores, None if quit."""
+                 out: TextIO | None = None, record_path: str | None = None,
+                 names: list[str] | None = None, **options: Any) -> list[float] | None:
+    """Run one game with ``seats`` (HumanSeat or agents); return scores, None if quit.
+
+    With ``record_path``, a finished game is saved there as a game record
+    (``names``: the seats' specs written into it; ``formosa replay`` shows it).
+    """
     out = out or sys.stdout
     game = make_game(game_name, num_players=num_players, **options)
-    humans = [i for i, seat in enumerate(seats) if isinstance(seat, HumanSeat)]
-    viewer = humans[0] if len(humans) == 1 else None
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
+    chance_seed = int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None \
+        else seed
+    steps: list[list[Any]] = []
     try:
-        while not game.is_terminal(state):
-            player = game.current_player(state)
-            if player == CHANCE:
-                outcome = game.sample_chance(state, rng)
-                news = game.public_label(state, outcome, viewer) if humans else None
-                if news:
-                    out.write(f"chance: {news}\n")
-                game.apply_action(state, outcome)
-                continue
-            action = seats[player].act_on_state(game, state)
-            if not isinstance(seats[player], HumanSeat):
-                out.write(f"player {player} ({seats[player].name}): "
-                          f"{game.action_label(state, action)}\n")
-            game.apply_action(state, action)
+        state = _play_out(game, seats, chance_seed, out, steps)
     except HumanQuit:
-        out.write("\nGame abandoned.\n")
+        out.write("\nGame abandoned." + (" No record saved." if record_path else "") + "\n")
         return None
     out.write("\n" + game.render(state) + "\n")
     scores = game.scores(state)
     best = max(scores)
     winners = [p for p, s in enumerate(scores) if s == best]
     out.write(f"Final scores: {scores}; winner(s): {winners}\n")
+    if record_path:
+        from .record import new_record, save_record
+        record = new_record(game_name, num_players, options, chance_seed,
+                            names or [getattr(s, "name", "agent") for s in seats], steps,
+                            scores, False)
+        out.write(f"game record saved to {save_record(record, record_path)}\n")
     return scores
+
+
+def _play_out(game: Any, seats: list[Any], seed: int, out: TextIO,
+              steps: list[list[Any]]) -> Any:
+    """Play to the end, narrating agents' moves and public chance; fill ``steps``."""
+    humans = [i for i, seat in enumerate(seats) if isinstance(seat, HumanSeat)]
+    viewer = humans[0] if len(humans) == 1 else None
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not game.is_terminal(state):
+        player = game.current_player(state)
+        if player == CHANCE:
+            action = game.sample_chance(state, rng)
+            news = game.public_label(state, action, viewer) if humans else None
+            if news:
+                out.write(f"chance: {news}\n")
+        else:
+            action = seats[player].act_on_state(game, state)
+            if not isinstance(seats[player], HumanSeat):
+                out.write(f"player {player} ({seats[player].name}): "
+                          f"{game.action_label(state, action)}\n")
+        steps.append([int(player), int(action), game.action_label(state, action)])
+        game.apply_action(state, action)
+    return state

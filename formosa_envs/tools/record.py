@@ -1,50 +1,158 @@
 """Game records: a seeded game written down move by move (chance included).
 
-A record holds the game, its options, the seeds, every step as
-``[player, action, label]`` (player -1 = chance) and the final scores. The
-golden-game tests replay records to catch any unintended rule change.
+A record is a JSON object::
+
+    {"format": "formosa-game-record", "version": 1,
+     "game": "tea", "num_players": 3, "options": {...}, "seed": 17,
+     "agents": ["heuristic", "random", "policy:runs/tea/policy.npz"],
+     "steps": [[player, action, label], ...],     # player -1 = chance
+     "scores": [..], "truncated": false}
+
+``formosa simulate/tournament/play --record`` write them, ``formosa replay``
+turns one into an HTML page, and the golden-game tests replay them to catch
+any unintended rule change (golden records predate ``format``/``version``
+and are read the same way). :func:`load_record` checks a file thoroughly and
+raises :class:`RecordError` naming what is wrong.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from agents import RandomAgent
-from formosa_envs.core.engine import CHANCE
-from formosa_envs.games import make_game
+from formosa_envs.core.errors import FormosaError
+from formosa_envs.games import GAMES, make_game
+
+from .simulate import play_game
+
+RECORD_FORMAT = "formosa-game-record"
+RECORD_VERSION = 1
+
+
+class RecordError(FormosaError):
+    """A game record that cannot be read or does not replay."""
+
+
+def new_record(game_name: str, num_players: int, options: dict[str, Any], seed: int,
+               agents: list[str], steps: list[list[Any]], scores: list[float],
+               truncated: bool) -> dict[str, Any]:
+    """A record in the current format (see the module docstring)."""
+    return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": game_name,
+            "num_players": num_players, "options": dict(options), "seed": seed,
+            "agents": list(agents), "steps": steps, "scores": [float(s) for s in scores],
+            "truncated": bool(truncated)}
+
+
+def record_game(game_name: str, agents: list[Any], seed: int, names: list[str] | None = None,
+                **options: Any) -> dict[str, Any]:
+    """Play one game (chance from ``seed``, as ``play_game``) and return its record."""
+    game = make_game(game_name, num_players=len(agents), **options)
+    steps: list[list[Any]] = []
+    result = play_game(game, agents, seed, steps=steps)
+    return new_record(game_name, len(agents), options, seed,
+                      names or [getattr(a, "name", type(a).__name__) for a in agents],
+                      steps, result.scores, result.truncated)
 
 
 def record_random_game(game_name: str, num_players: int, seed: int,
                        **options: Any) -> dict[str, Any]:
-    """Play a random game (chance seed ``seed``, agent seeds ``seed + 1 + seat``)."""
-    game = make_game(game_name, num_players=num_players, **options)
-    rng = np.random.default_rng(seed)
+    """A random game (chance seed ``seed``, agent seeds ``seed + 1 + seat``), golden format."""
     agents = [RandomAgent(seed + 1 + seat) for seat in range(num_players)]
+    record = record_game(game_name, agents, seed, **options)
+    return {k: record[k] for k in ("game", "num_players", "options", "seed", "steps",
+                                   "scores")}
+
+
+def save_record(record: dict[str, Any], path: str | Path) -> Path:
+    """Write ``record`` as JSON (folders created as needed)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    return target
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read and check a record file; raises :class:`RecordError` naming the problem."""
+    source = Path(path)
+    if not source.is_file():
+        raise RecordError(f"game record not found: {source}")
+    try:
+        record = json.loads(source.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{source} is not a JSON game record: {exc}") from None
+    check_record(record, str(source))
+    return record
+
+
+def check_record(record: Any, where: str = "record") -> None:
+    """Raise :class:`RecordError` unless ``record`` has the record's shape."""
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: a game record is a JSON object, got "
+                          f"{type(record).__name__}")
+    if record.get("format", RECORD_FORMAT) != RECORD_FORMAT or \
+            record.get("version", RECORD_VERSION) != RECORD_VERSION:
+        raise RecordError(f"{where}: not a {RECORD_FORMAT} version {RECORD_VERSION} "
+                          f"(format {record.get('format')!r}, version "
+                          f"{record.get('version')!r})")
+    for key, kind in (("game", str), ("num_players", int), ("options", dict),
+                      ("steps", list), ("scores", list)):
+        if not isinstance(record.get(key), kind):
+            raise RecordError(f"{where}: field {key!r} must be a {kind.__name__}, got "
+                              f"{record.get(key)!r:.60}")
+    if record["game"] not in GAMES:
+        raise RecordError(f"{where}: unknown game {record['game']!r}; known: {sorted(GAMES)}")
+    for index, step in enumerate(record["steps"]):
+        if not (isinstance(step, list) and len(step) == 3 and isinstance(step[0], int)
+                and isinstance(step[1], int) and isinstance(step[2], str)):
+            raise RecordError(f"{where}: step {index} must be [player, action, label], "
+                              f"got {step!r:.80}")
+
+
+def replay_states(record: dict[str, Any]) -> Iterator[tuple[int, Any, Any]]:
+    """Yield ``(index, game, state)`` before step 0 (index -1) and after every step.
+
+    The state is one object updated in place: use it before the next item.
+    Raises :class:`RecordError` when a step does not fit the game.
+    """
+    check_record(record)
+    try:
+        game = make_game(record["game"], num_players=record["num_players"],
+                         **record["options"])
+    except FormosaError as exc:
+        raise RecordError(f"record's game cannot be built: {exc}") from None
     state = game.new_initial_state()
-    steps: list[list[Any]] = []
-    while not game.is_terminal(state) and state.decisions < game.max_game_length:
-        player = game.current_player(state)
-        if player == CHANCE:
-            action = game.sample_chance(state, rng)
-        else:
-            action = agents[player].act_on_state(game, state)
-        steps.append([player, action, game.action_label(state, action)])
-        game.apply_action(state, action)
-    return {"game": game_name, "num_players": num_players, "options": options, "seed": seed,
-            "steps": steps, "scores": game.scores(state)}
+    yield -1, game, state
+    for index, (player, action, _label) in enumerate(record["steps"]):
+        if game.current_player(state) != player:
+            raise RecordError(f"record step {index} expects player {player} to move, the "
+                              f"engine says {game.current_player(state)}")
+        try:
+            game.apply_action(state, action)
+        except FormosaError as exc:
+            raise RecordError(f"record step {index} ({action}) does not replay: {exc}") \
+                from None
+        yield index, game, state
 
 
 def replay_record(record: dict[str, Any]) -> tuple[list[str], list[float]]:
     """Re-apply a record's actions; return the labels seen and the final scores."""
-    game = make_game(record["game"], num_players=record["num_players"], **record["options"])
-    state = game.new_initial_state()
-    labels = []
-    for player, action, _label in record["steps"]:
-        if game.current_player(state) != player:
-            raise ValueError(f"record expects player {player} to move, engine says "
-                             f"{game.current_player(state)}")
-        labels.append(game.action_label(state, action))
-        game.apply_action(state, action)
+    labels: list[str] = []
+    game = state = None
+    steps = record["steps"] if isinstance(record, dict) else []
+    for index, game, state in replay_states(record):
+        if index + 1 < len(steps) and _fits(game, state, steps[index + 1]):
+            labels.append(game.action_label(state, steps[index + 1][1]))
     return labels, game.scores(state)
+
+
+def _fits(game: Any, state: Any, step: list[Any]) -> bool:
+    """Whether ``step`` is a legal step here (else the replay stops on it, with a message)."""
+    player, action = step[0], step[1]
+    if game.current_player(state) != player:
+        return False
+    if player >= 0:
+        return action in game.legal_actions(state)
+    return any(outcome == action for outcome, _ in game.chance_outcomes(state))

@@ -33,15 +33,22 @@ class SimulationSummary:
     records: list[GameRecord] = field(default_factory=list)
 
 
-def play_game(game: Any, agents: list[Any], seed: int) -> GameRecord:
-    """Play one game: chance from ``seed``, each seat's agent acting on the engine."""
+def play_game(game: Any, agents: list[Any], seed: int,
+              steps: list[list[Any]] | None = None) -> GameRecord:
+    """Play one game: chance from ``seed``, each seat's agent acting on the engine.
+
+    With ``steps``, every step is appended as ``[player, action, label]``
+    (player -1 for chance): the same draws and moves, written down.
+    """
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     for agent in agents:
         agent.reset()
     while not game.is_terminal(state) and state.decisions < game.max_game_length:
         player = game.current_player(state)
-        if player == CHANCE:
+        if steps is not None:
+            _recorded_step(game, state, agents, rng, steps)
+        elif player == CHANCE:
             game.resolve_chance(state, rng)
         else:
             game.apply_action(state, agents[player].act_on_state(game, state))
@@ -49,14 +56,44 @@ def play_game(game: Any, agents: list[Any], seed: int) -> GameRecord:
                       getattr(state, "round", 0), not game.is_terminal(state))
 
 
+def _recorded_step(game: Any, state: Any, agents: list[Any], rng: np.random.Generator,
+                   steps: list[list[Any]]) -> None:
+    """One chance outcome or one move, applied and written down with its label."""
+    player = game.current_player(state)
+    if player == CHANCE:
+        action = game.sample_chance(state, rng)
+    else:
+        action = agents[player].act_on_state(game, state)
+    steps.append([int(player), int(action), game.action_label(state, action)])
+    game.apply_action(state, action)
+
+
 def simulate(game_name: str, num_players: int, games: int, seed: int,
-             agents: list[Any], show_progress: bool = True, **options: Any) -> SimulationSummary:
-    """Play ``games`` seeded games (seed, seed+1, ...) and collect their records."""
+             agents: list[Any], show_progress: bool = True, record_dir: str | None = None,
+             names: list[str] | None = None, **options: Any) -> SimulationSummary:
+    """Play ``games`` seeded games (seed, seed+1, ...) and collect their results.
+
+    With ``record_dir``, each game is also saved there as ``game_<k>.json``
+    (a game record; ``names`` are the agents' specs written into it).
+    """
     game = make_game(game_name, num_players=num_players, **options)
     summary = SimulationSummary(game_name, num_players)
     for k in progress(range(games), games, f"simulating {game_name}", enabled=show_progress):
-        summary.records.append(play_game(game, agents, seed + k))
+        steps: list[list[Any]] | None = [] if record_dir else None
+        result = play_game(game, agents, seed + k, steps=steps)
+        summary.records.append(result)
+        if record_dir and steps is not None:
+            _save_simulated(record_dir, k, game_name, options, result, steps,
+                            names or [getattr(a, "name", "agent") for a in agents])
     return summary
+
+
+def _save_simulated(folder: str, k: int, game_name: str, options: dict[str, Any],
+                    result: GameRecord, steps: list[list[Any]], names: list[str]) -> None:
+    from .record import new_record, save_record
+    record = new_record(game_name, len(names), options, result.seed, names, steps,
+                        result.scores, result.truncated)
+    save_record(record, f"{folder}/game_{k:05d}.json")
 
 
 def summarize(summary: SimulationSummary) -> str:

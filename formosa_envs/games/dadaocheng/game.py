@@ -26,6 +26,7 @@ from .content import (
 from .grid import cascade_can_end
 from .invariants import check_state
 from .layouts import layout_table
+from .picture import render_svg as render_picture
 from .render import label_action, render_text
 from .scoring import den_penalty, mansion_vp, most_buildings_bonus, solo_tier
 from .state import SEAT_SIDES, DadaochengState, new_state
@@ -160,6 +161,10 @@ class DadaochengGame(OpenGame):
     def render(self, state: DadaochengState, viewer: int | None = None) -> str:
         """The table as text."""
         return render_text(self, state)
+
+    def render_svg(self, state: DadaochengState, viewer: int | None = None) -> str:
+        """The table as an SVG picture (``picture.py``); ``viewer`` marks "you"."""
+        return render_picture(self, state, viewer)
 
     def action_label(self, state: DadaochengState, action: int) -> str:
         """A readable label."""

@@ -19,6 +19,7 @@ from . import observer
 from .actions import ACTION_SPACE, CAPTURE0, CASH, KEEP, LEAVE, MULTIPLIER, PLAY0
 from .cards import Card, load_cards
 from .config import MAX_PLAYERS, MIN_PLAYERS, FlowersConfig
+from .picture import render_svg
 from .render import render_text
 from .rules import DEAL, FLOW, HANDLERS
 from .scoring import PileScore, encode_cards, score_encoded
@@ -123,6 +124,10 @@ class FlowersGame(StackGame):
     def render(self, state: FlowersState, viewer: int | None = None) -> str:
         """The table as text, hiding hands other than ``viewer``'s."""
         return render_text(self, state, viewer)
+
+    def render_svg(self, state: FlowersState, viewer: int | None = None) -> str:
+        """The table as an SVG picture, hiding hands other than ``viewer``'s."""
+        return render_svg(self, state, viewer)
 
     def action_label(self, state: FlowersState, action: int) -> str:
         """Describe a player action or, at chance nodes, a drawn card."""

@@ -30,6 +30,7 @@ from .payment import (
     cost_units,
     needs_of,
 )
+from .picture import render_svg as draw_svg
 from .render import label_action, render_text
 from .rules import (
     CHARITY,
@@ -267,6 +268,10 @@ class TaiwanGame(OpenGame):
     def render(self, state: TaiwanState, viewer: int | None = None) -> str:
         """The table as text."""
         return render_text(self, state, viewer)
+
+    def render_svg(self, state: TaiwanState, viewer: int | None = None) -> str:
+        """An SVG picture of the table (``picture.py``); ``viewer`` None names every card."""
+        return draw_svg(self, state, viewer)
 
     def action_label(self, state: TaiwanState, action: int) -> str:
         """A readable label."""

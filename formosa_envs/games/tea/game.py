@@ -92,6 +92,12 @@ class TeaGame(OpenGame):
         """The table as text."""
         return render_text(self, state)
 
+    def render_svg(self, state: TeaState, viewer: int | None = None) -> str:
+        """The table as an SVG picture (``picture.py``); all of it is open information,
+        so ``viewer`` only marks that seat as "you"."""
+        from .picture import render_svg
+        return render_svg(self, state, viewer)
+
     def action_label(self, state: TeaState, action: int) -> str:
         """A readable label."""
         return label_action(self, state, action)
