@@ -15,6 +15,7 @@ import numpy as np
 from formosa_envs.core.observer import ObservationLayout, Piece, seat_order
 
 from .grid import showing
+from .shop import ships_left
 from .state import USED_SIZE, DadaochengState
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
             ones.append(OFF["ship_up"] + level)
         else:
             dense += (0,) * 7
-    dense += [len(pool) for pool in s.ship_pool] + s.piles + s.used
+    dense += [ships_left(game, s, level) for level in range(3)] + s.piles + s.used
     _grid_ones(game, s, ones)
     _space_ones(s, rel, ones)
     _round_ones(s, ones)

@@ -16,6 +16,7 @@ from formosa_envs.core.svg import Svg
 
 from .content import COLOURS
 from .grid import LINES, state_candidates
+from .shop import ships_left
 from .state import DadaochengState
 
 if TYPE_CHECKING:
@@ -221,11 +222,6 @@ def _region_label(svg: Svg, side: int, text: str, colour: str, gx: float, gy: fl
 
 
 # ----- the market ------------------------------------------------------------------------
-def ships_left(game: DadaochengGame, s: DadaochengState, level: int) -> int:
-    """Face-down ships left under the face-up card of ``level``'s pile."""
-    return max(min(len(s.ship_pool[level]), game.ships_per_level - s.revealed[level]), 0)
-
-
 def draw_ships(svg: Svg, game: DadaochengGame, s: DadaochengState, x0: float,
                y0: float) -> None:
     """The ship display: per level the face-down pile and the face-up ship."""

@@ -270,8 +270,14 @@ def take_ship(game: DadaochengGame, s: DadaochengState, p: int, level: int) -> N
     s.credit[p] += ship.credit
     s.ship_up[level] = -1
     s.last_event = f"player {p} buys ship {ship.code}"
-    if s.ship_pool[level] and s.revealed[level] < game.ships_per_level:
+    if ships_left(game, s, level) > 0:
         s.stack.append(Decision("ship_reveal", CHANCE, ctx=(level,)))
+
+
+def ships_left(game: DadaochengGame, s: DadaochengState, level: int) -> int:
+    """Face-down ships still to come on ``level``'s pile (the solo game reveals only
+    ``ships_per_level`` = 6 of the 12 ships in its pool)."""
+    return max(min(len(s.ship_pool[level]), game.ships_per_level - s.revealed[level]), 0)
 
 
 def take_building(game: DadaochengGame, s: DadaochengState, p: int, kind: int) -> None:
