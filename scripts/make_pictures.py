@@ -16,6 +16,7 @@ import numpy as np
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 from formosa_envs.tools.picture import picture
+from formosa_envs.tools.simulate import random_position
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "images"
 
@@ -45,30 +46,13 @@ def play_heuristics(game: Any, name: str, seed: int, moves: int) -> Any:
     return state
 
 
-def advance(game: Any, seed: int, moves: int) -> Any:
-    """The state after ``moves`` random legal moves (chance resolved on the way)."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    game.resolve_chance(state, rng)
-    done = 0
-    while done < moves and not game.is_terminal(state):
-        if game.current_player(state) == CHANCE:
-            game.resolve_chance(state, rng)
-            continue
-        game.apply_action(state, int(rng.choice(game.legal_actions(state))))
-        done += 1
-        if not game.is_terminal(state) and game.current_player(state) == CHANCE:
-            game.resolve_chance(state, rng)
-    return state
-
-
 def main() -> None:
     """Write every picture and print its path."""
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (options, seed, moves, viewer) in PICTURES.items():
         game = make_game(name, **options)
         state = play_heuristics(game, name, seed, moves) if name in HEURISTIC \
-            else advance(game, seed, moves)
+            else random_position(game, seed, moves)
         path = picture(game, state, viewer).save(OUT / f"{name}_picture.png")
         print(f"wrote {path}")
 

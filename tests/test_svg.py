@@ -45,3 +45,12 @@ def test_unclosed_group_is_an_error() -> None:
     svg = Svg(10, 10)
     with pytest.raises(RuntimeError, match="open group"), svg.group(cls="x"):
         svg.to_string()
+
+
+def test_final_caption_names_scores_and_winners() -> None:
+    from formosa_envs.core.svg import final_caption
+    assert final_caption([50, 66.0, 12], "VP") == \
+        "Game over - final scores: P0 50 VP, P1 66 VP, P2 12 VP - won by P1"
+    assert final_caption([7, 7], "PP").endswith("won by P0 and P1")
+    assert final_caption([7, 7], "VP", winners=[1]).endswith("won by P1")
+    assert final_caption([55], "PP", winners=()) == "Game over - final scores: P0 55 PP"

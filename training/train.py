@@ -225,12 +225,17 @@ def main(argv: list[str] | None = None) -> int:
     config = config_from_args(args)
     os.environ.setdefault("PYTHONHASHSEED", "0")
     summary = train(config, resume=args.resume, show_progress=not args.quiet)
+    print_summary(summary, config.out)
+    return 0
+
+
+def print_summary(summary: dict, out: str) -> None:
+    """The final table, the policy's win rate against each opponent, the run folder."""
     print(summary["table"])
     for opponent, share in summary.get("vs", {}).items():
         print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} "
               f"(95% CI {share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
-    print(f"run directory: {config.out}")
-    return 0
+    print(f"run directory: {out}")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from .config import TrainConfig
 from .export import save_policy_npz
 from .report import plot_learning_curve
 from .train import build_parser as sb3_parser
-from .train import config_from_args, final_report, make_evaluator
+from .train import config_from_args, final_report, make_evaluator, print_summary
 
 MODES = ("shared", "per_seat", "league")
 PROGRESS_FIELDS = ["iteration", "time/total_timesteps", "rollout/ep_rew_mean", "episodes",
@@ -312,11 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = RLlibSettings(args.mode, args.runners, args.envs_per_runner, args.address,
                              args.eval_module)
     summary = train_rllib(config, settings, resume=args.resume, show_progress=not args.quiet)
-    print(summary["table"])
-    for opponent, share in summary.get("vs", {}).items():
-        print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} "
-              f"(95% CI {share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
-    print(f"run directory: {config.out}")
+    print_summary(summary, config.out)
     return 0
 
 

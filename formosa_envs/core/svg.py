@@ -135,6 +135,20 @@ def _clip(text: str, width: float, size: float) -> str:
     return text if len(text) <= room else text[:room - 1] + "\u2026"
 
 
+def final_caption(scores: Sequence[float], unit: str,
+                  winners: Sequence[int] | None = None) -> str:
+    """``Game over - final scores: P0 50 VP, P1 66 VP - won by P1``.
+
+    ``winners`` defaults to every top score; pass the game's own winners when a
+    tie-break decides, or ``()`` to leave the verdict out (a solo game).
+    """
+    shown = ", ".join(f"P{p} {_num(float(v))} {unit}" for p, v in enumerate(scores))
+    if winners is None:
+        winners = [p for p, v in enumerate(scores) if v == max(scores)]
+    verdict = " - won by " + " and ".join(f"P{p}" for p in winners) if winners else ""
+    return f"Game over - final scores: {shown}{verdict}"
+
+
 def text_width(text: str, size: float) -> float:
     """An estimate of the drawn width of ``text`` (DejaVu Sans, about 0.6 em a glyph)."""
     return len(text) * size * 0.6

@@ -68,6 +68,24 @@ def _recorded_step(game: Any, state: Any, agents: list[Any], rng: np.random.Gene
     game.apply_action(state, action)
 
 
+def random_position(game: Any, seed: int, moves: int) -> Any:
+    """The state after ``moves`` uniformly random legal moves (fewer if the game ends),
+    chance resolved on the way, all from one generator seeded ``seed``."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    game.resolve_chance(state, rng)
+    done = 0
+    while done < moves and not game.is_terminal(state):
+        if game.current_player(state) == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        game.apply_action(state, int(rng.choice(game.legal_actions(state))))
+        done += 1
+        if not game.is_terminal(state) and game.current_player(state) == CHANCE:
+            game.resolve_chance(state, rng)
+    return state
+
+
 def simulate(game_name: str, num_players: int, games: int, seed: int,
              agents: list[Any], show_progress: bool = True, record_dir: str | None = None,
              names: list[str] | None = None, **options: Any) -> SimulationSummary:

@@ -15,9 +15,7 @@ from formosa_envs.games.dadaocheng.content import COLOURS
 from formosa_envs.games.dadaocheng.grid import candidates, showing
 from formosa_envs.games.dadaocheng.picture_parts import ships_left
 from formosa_envs.games.dadaocheng.state import DadaochengState
-from formosa_envs.tools.picture import picture
-
-SVG_NS = "{http://www.w3.org/2000/svg}"
+from tests import picture_checks as pc
 
 
 @cache
@@ -45,18 +43,13 @@ def _states() -> list[tuple[str, int, int, int | None]]:
 
 
 def _parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG_NS}svg"
-    assert float(root.get("width")) > 0 and float(root.get("height")) > 0
-    return root
-
-
-def _count(root: ET.Element, cls: str) -> int:
-    return sum(cls in (e.get("class") or "").split() for e in root.iter())
+    """The picture's root, checked to be an ``<svg>`` of positive size."""
+    return pc.assert_svg(pc.parse(svg))
 
 
 def _texts(root: ET.Element) -> str:
-    return " ".join("".join(e.itertext()) for e in root.iter(f"{SVG_NS}text"))
+    """All text of the picture, one string."""
+    return " ".join(pc.texts(root))
 
 
 def _expected(game: DadaochengGame, s: DadaochengState) -> dict[str, int]:
@@ -82,7 +75,7 @@ def test_picture_counts_every_component(name: str, n: int, seed: int, moves: int
     assert want["disc"] == 16
     for viewer in (None, *range(n)):
         root = _parse(game.render_svg(state, viewer))
-        got = {cls: _count(root, cls) for cls in want}
+        got = {cls: pc.count(root, cls) for cls in want}
         assert got == want, (name, viewer)
 
 
@@ -102,7 +95,7 @@ def test_counts_follow_a_changed_state() -> None:
     want = _expected(game, s)
     assert want["disc"] == 14 and want["ship"] == _expected(game, state)["ship"] - 1
     assert ships_left(game, s, 1) == 1 and want["card-back"] == 2
-    assert {cls: _count(root, cls) for cls in want} == want
+    assert {cls: pc.count(root, cls) for cls in want} == want
 
 
 def test_open_information_and_face_down_piles() -> None:
@@ -140,7 +133,7 @@ def test_viewer_is_marked() -> None:
 
 
 def _caption(svg: str) -> str:
-    return "".join(next(e for e in _parse(svg).iter() if e.get("class") == "caption").itertext())
+    return pc.caption(_parse(svg))
 
 
 def test_caption_names_the_decision_and_final_scores() -> None:
@@ -168,47 +161,33 @@ def test_line_candidates_and_swap_pick_are_framed() -> None:
     s = state.clone()
     while s.stack[-1].kind != "move":
         game.apply_action(s, game.legal_actions(s)[0])
-    assert _count(_parse(game.render_svg(s)), "swap-pick") == 0
+    assert pc.count(_parse(game.render_svg(s)), "swap-pick") == 0
     game.apply_action(s, next(a for a in game.legal_actions(s)
                               if "swap" in game.action_label(s, a)))
     assert s.stack[-1].kind == "swap_to"
-    assert _count(_parse(game.render_svg(s)), "swap-pick") == 1
+    assert pc.count(_parse(game.render_svg(s)), "swap-pick") == 1
     faces = [game.discs[d].faces for d in s.cell_disc]
     for bits in range(0, 1 << 16, 4099):
         s.flipped = [(bits >> c) & 1 for c in range(16)]
         want = len(candidates(showing(faces, bits)))
-        assert _count(_parse(game.render_svg(s)), "line-candidate") == want
+        assert pc.count(_parse(game.render_svg(s)), "line-candidate") == want
 
 
 def test_rasterises_to_an_rgb_array() -> None:
     """The picture rasterises to an (H, W, 3) uint8 image of the SVG's size, not blank."""
     game, state = _play(3, 5, 60)
-    pic = picture(game, state, 1)
-    root = _parse(pic.svg)
-    image = pic.to_array()
-    assert image.dtype == np.uint8
-    assert image.shape == (int(float(root.get("height"))), int(float(root.get("width"))), 3)
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20
+    pc.assert_rasterises(game, state, 1, min_colours=21)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_whole_games_render(n: int) -> None:
     """Every 10th state of a random game renders for the spectator and the seat to act."""
     game = _game(n)
-    state = game.new_initial_state()
-    rng = np.random.default_rng(100 + n)
-    step = 0
-    while True:
-        if step % 10 == 0 or game.is_terminal(state):
-            viewer = game.current_player(state)
-            for v in (None, viewer if viewer >= 0 else 0):
-                root = _parse(game.render_svg(state, v))
-                assert _count(root, "seat") == n
+    for step, state in pc.sampled_states(game, 100 + n):
+        viewer = game.current_player(state)
+        for v in (None, viewer if viewer >= 0 else 0):
+            root = _parse(game.render_svg(state, v))
+            assert pc.count(root, "seat") == n
         if game.is_terminal(state):
-            break
-        if game.current_player(state) < 0:
-            game.resolve_chance(state, rng)
-        else:
-            game.apply_action(state, int(rng.choice(game.legal_actions(state))))
-        step += 1
-    assert step > 20
+            assert step > 20
+    assert game.is_terminal(state)

@@ -11,15 +11,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-import numpy as np
 import pytest
 
-from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.flowers import make_game
 from formosa_envs.games.flowers.picture_parts import split_pile
 from formosa_envs.games.flowers.state import TOKEN_SUPPLY
-
-NS = "{http://www.w3.org/2000/svg}"
+from formosa_envs.tools.simulate import random_position
+from tests import picture_checks as pc
 
 
 def new(n: int = 2, **options):
@@ -30,19 +28,7 @@ def new(n: int = 2, **options):
 def play(n: int, seed: int, moves: int):
     """A seeded game after ``moves`` random player decisions (chance resolved)."""
     game = new(n)
-    rng = np.random.default_rng(seed)
-    s = game.new_initial_state()
-    game.resolve_chance(s, rng)
-    done = 0
-    while done < moves and not game.is_terminal(s):
-        if game.current_player(s) == CHANCE:
-            game.resolve_chance(s, rng)
-            continue
-        game.apply_action(s, int(rng.choice(game.legal_actions(s))))
-        done += 1
-        if not game.is_terminal(s) and game.current_player(s) == CHANCE:
-            game.resolve_chance(s, rng)
-    return game, s
+    return game, random_position(game, seed, moves)
 
 
 def pending_state():
@@ -65,18 +51,6 @@ STATES = {
 }
 
 
-def parse(svg: str) -> ET.Element:
-    return ET.fromstring(svg)
-
-
-def with_class(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
-
-
-def texts(root: ET.Element) -> list[str]:
-    return [e.text or "" for e in root.iter() if e.tag in (NS + "text", NS + "title")]
-
-
 def shown_cards(s, viewer: int | None) -> list[int]:
     cards = s.field + [c for pile in s.piles for c in pile]
     cards += [s.pending] if s.pending >= 0 else []
@@ -86,29 +60,26 @@ def shown_cards(s, viewer: int | None) -> list[int]:
 @pytest.mark.parametrize("key", sorted(STATES))
 def test_svg_parses_with_positive_size(key):
     game, s = STATES[key]()
-    root = parse(game.render_svg(s))
-    assert root.tag == NS + "svg"
-    assert float(root.get("width")) > 0 and float(root.get("height")) > 0
-    assert float(root.get("width")) <= 1200
+    pc.assert_svg(pc.parse(game.render_svg(s)), max_width=1200)
 
 
 @pytest.mark.parametrize("viewer", [None, 0, 1])
 @pytest.mark.parametrize("key", sorted(STATES))
 def test_component_counts_match_the_state(key, viewer):
     game, s = STATES[key]()
-    root = parse(game.render_svg(s, viewer))
-    faces = Counter(int(e.get("data-card")) for e in with_class(root, "card"))
+    root = pc.parse(game.render_svg(s, viewer))
+    faces = Counter(int(e.get("data-card")) for e in pc.with_class(root, "card"))
     assert faces == Counter(shown_cards(s, viewer))
     hidden = sum(len(h) for p, h in enumerate(s.hands) if viewer not in (None, p))
-    assert len(with_class(root, "card-back")) == hidden
-    assert len(with_class(root, "seat")) == s.num_players
-    assert len(with_class(root, "token")) == TOKEN_SUPPLY == s.supply + sum(s.tokens)
-    deck = with_class(root, "deck")
+    assert len(pc.with_class(root, "card-back")) == hidden
+    assert len(pc.with_class(root, "seat")) == s.num_players
+    assert len(pc.with_class(root, "token")) == TOKEN_SUPPLY == s.supply + sum(s.tokens)
+    deck = pc.with_class(root, "deck")
     assert len(deck) == 1
-    assert [e.text for e in with_class(root, "deck-count")] == [str(len(s.deck))]
+    assert [e.text for e in pc.with_class(root, "deck-count")] == [str(len(s.deck))]
     groups = sum(len(game.score_cards(p).sets) + (len(split_pile(game, p)) >
                  len(game.score_cards(p).sets)) for p in s.piles)
-    assert len(with_class(root, "pile-set")) == groups
+    assert len(pc.with_class(root, "pile-set")) == groups
 
 
 @pytest.mark.parametrize("key", ["start2", "mid3", "mid4", "pending"])
@@ -116,15 +87,15 @@ def test_seat_viewer_sees_no_other_hand(key):
     game, s = STATES[key]()
     unique = {c.short for c in game.cards if sum(d.short == c.short for d in game.cards) == 1}
     for viewer in range(s.num_players):
-        root = parse(game.render_svg(s, viewer))
-        seen = {int(e.get("data-card")) for e in with_class(root, "card")}
-        words = " ".join(texts(root))
-        for seat in root.iter(NS + "g"):
+        root = pc.parse(game.render_svg(s, viewer))
+        seen = {int(e.get("data-card")) for e in pc.with_class(root, "card")}
+        words = " ".join(pc.texts(root))
+        for seat in root.iter(pc.NS + "g"):
             if seat.get("class") != "seat":
                 continue
             p = int(seat.get("data-seat"))
-            backs = with_class(seat, "card-back")
-            faces = with_class(seat, "card")
+            backs = pc.with_class(seat, "card-back")
+            faces = pc.with_class(seat, "card")
             if p == viewer:
                 assert not backs
                 assert set(s.hands[p]) <= seen
@@ -139,42 +110,36 @@ def test_seat_viewer_sees_no_other_hand(key):
 
 def test_spectator_sees_every_hand():
     game, s = STATES["mid4"]()
-    root = parse(game.render_svg(s))
-    words = " ".join(texts(root))
-    assert not with_class(root, "card-back")
+    root = pc.parse(game.render_svg(s))
+    words = " ".join(pc.texts(root))
+    assert not pc.with_class(root, "card-back")
     for hand in s.hands:
         for c in hand:
             assert game.names[c] in words
 
 
-def caption(root: ET.Element) -> str:
-    found = with_class(root, "caption")
-    assert len(found) == 1
-    return found[0].text or ""
-
-
 @pytest.mark.parametrize("key", ["start2", "mid3", "pending"])
 def test_caption_names_the_pending_decision(key):
     game, s = STATES[key]()
-    text = caption(parse(game.render_svg(s, 0)))
+    text = pc.caption(pc.parse(game.render_svg(s, 0)))
     assert game.decision_description(s) in text
     assert text == f"Round {s.round} - {game.decision_description(s)}"
 
 
 def test_pending_card_is_drawn_and_named():
     game, s = STATES["pending"]()
-    root = parse(game.render_svg(s, 1))
-    pending = with_class(root, "pending")
+    root = pc.parse(game.render_svg(s, 1))
+    pending = pc.with_class(root, "pending")
     assert len(pending) == 1
-    assert [int(e.get("data-card")) for e in with_class(pending[0], "card")] == [s.pending]
-    assert game.names[s.pending] in caption(root)
+    assert [int(e.get("data-card")) for e in pc.with_class(pending[0], "card")] == [s.pending]
+    assert game.names[s.pending] in pc.caption(root)
 
 
 @pytest.mark.parametrize("key", ["over2", "over4"])
 def test_caption_gives_final_scores(key):
     game, s = STATES[key]()
     assert game.is_terminal(s)
-    text = caption(parse(game.render_svg(s)))
+    text = pc.caption(pc.parse(game.render_svg(s)))
     assert text.startswith("Game over")
     for p, v in enumerate(s.scores):
         assert f"P{p} {v} VP" in text
@@ -206,55 +171,36 @@ def test_split_pile_matches_the_best_scoring(key):
 
 
 def test_rasterises_to_a_coloured_image():
-    pytest.importorskip("resvg_py")
-    pytest.importorskip("PIL")
-    from formosa_envs.tools.picture import picture
     game, s = STATES["mid3"]()
-    pic = picture(game, s)
-    root = parse(pic.svg)
-    image = pic.to_array()
-    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
-    assert image.shape[:2] == (int(float(root.get("height"))), int(float(root.get("width"))))
-    colours = np.unique(image.reshape(-1, 3)[::7], axis=0)
-    assert len(colours) > 20
+    pc.assert_rasterises(game, s, min_colours=21)
 
 
 def assert_seat_heads(game, s, root: ET.Element) -> None:
     """Each seat shows its score, tokens and its pile's set VP now (captures included)."""
-    for seat in with_class(root, "seat"):
+    for seat in pc.with_class(root, "seat"):
         p = int(seat.get("data-seat"))
-        words = " ".join(texts(seat))
+        words = " ".join(pc.texts(seat))
         assert f"score {s.scores[p]} VP" in words
         assert f"sets {game.score_cards(s.piles[p]).vp} VP" in words
-        assert len(with_class(seat, "token")) == s.tokens[p]
+        assert len(pc.with_class(seat, "token")) == s.tokens[p]
 
 
 @pytest.mark.parametrize("key", sorted(STATES))
 def test_seat_heads_show_score_tokens_and_set_vp(key):
     game, s = STATES[key]()
-    assert_seat_heads(game, s, parse(game.render_svg(s, 0)))
+    assert_seat_heads(game, s, pc.parse(game.render_svg(s, 0)))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_a_whole_game_renders_for_every_player_count(n):
     game = new(n)
-    rng = np.random.default_rng(100 + n)
-    s = game.new_initial_state()
-    step = 0
-    while True:
-        if step % 10 == 0 or game.is_terminal(s):
-            seat = game.current_player(s)
-            for viewer in (None, seat if seat >= 0 else 0):
-                root = parse(game.render_svg(s, viewer))
-                faces = len(with_class(root, "card"))
-                backs = len(with_class(root, "card-back"))
-                assert faces + backs + len(s.deck) == 54
-                assert_seat_heads(game, s, root)
-        if game.is_terminal(s):
-            break
-        if game.current_player(s) == CHANCE:
-            game.apply_action(s, game.sample_chance(s, rng))
-        else:
-            game.apply_action(s, int(rng.choice(game.legal_actions(s))))
-        step += 1
-    assert "Game over" in caption(parse(game.render_svg(s)))
+    for _step, s in pc.sampled_states(game, 100 + n):
+        seat = game.current_player(s)
+        for viewer in (None, seat if seat >= 0 else 0):
+            root = pc.parse(game.render_svg(s, viewer))
+            faces = len(pc.with_class(root, "card"))
+            backs = len(pc.with_class(root, "card-back"))
+            assert faces + backs + len(s.deck) == 54
+            assert_seat_heads(game, s, root)
+    assert game.is_terminal(s)
+    assert "Game over" in pc.caption(pc.parse(game.render_svg(s)))

@@ -11,7 +11,6 @@ Taiwan Formosa has no private hands: only the face-down landmarks are hidden.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections import Counter
 
 import numpy as np
@@ -22,9 +21,7 @@ from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.taiwan import make_game
 from formosa_envs.games.taiwan.picture import caption_text
 from formosa_envs.games.taiwan.state import LANDMARK0
-from formosa_envs.tools.picture import picture
-
-NS = "{http://www.w3.org/2000/svg}"
+from tests import picture_checks as pc
 
 
 def play(n: int, seed: int, moves: int):
@@ -77,18 +74,6 @@ def state(key: str):
     return _CACHE[key]
 
 
-def parse(svg: str) -> ET.Element:
-    return ET.fromstring(svg)
-
-
-def with_class(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
-
-
-def texts(root: ET.Element) -> list[str]:
-    return [e.text or "" for e in root.iter() if e.tag in (NS + "text", NS + "title")]
-
-
 def shown_cards(s) -> Counter:
     """Codes of every face-up card: pile tops, face-up landmarks, tracks, tableaux."""
     cards = [t for t in range(18) if s.in_game[t] and s.piles[t] > 0]
@@ -110,31 +95,28 @@ def landmark_places(s) -> Counter:
 @pytest.mark.parametrize("key", sorted(STATES))
 def test_svg_parses_with_positive_size(key):
     game, s = state(key)
-    root = parse(game.render_svg(s))
-    assert root.tag == NS + "svg"
-    width, height = float(root.get("width")), float(root.get("height"))
-    assert 0 < width <= 1200 and height > 0
+    pc.assert_svg(pc.parse(game.render_svg(s)), max_width=1200)
 
 
 @pytest.mark.parametrize("viewer", [None, 0, 1])
 @pytest.mark.parametrize("key", sorted(STATES))
 def test_component_counts_match_the_state(key, viewer):
     game, s = state(key)
-    root = parse(game.render_svg(s, viewer))
-    assert len(with_class(root, "region")) == 4
-    markers = with_class(root, "marker")
+    root = pc.parse(game.render_svg(s, viewer))
+    assert len(pc.with_class(root, "region")) == 4
+    markers = pc.with_class(root, "marker")
     assert [int(e.get("data-owner")) for e in markers] == [o for r in s.regions for o in r]
     assert len(markers) == sum(len(r) for r in s.regions)
-    assert Counter(int(e.get("data-card")) for e in with_class(root, "card")) == shown_cards(s)
-    pills = with_class(root, "landmark")
+    assert Counter(int(e.get("data-card")) for e in pc.with_class(root, "card")) == shown_cards(s)
+    pills = pc.with_class(root, "landmark")
     assert len(pills) == len(game.landmarks)
     assert Counter(e.get("data-place") for e in pills) == landmark_places(s)
-    pawns = with_class(root, "time-pawn")
+    pawns = pc.with_class(root, "time-pawn")
     assert sorted(int(e.get("data-owner")) for e in pawns) == list(range(s.num_players))
-    assert len(with_class(root, "seat")) == s.num_players
+    assert len(pc.with_class(root, "seat")) == s.num_players
     face_down = sum(len(d) for d in s.decks)
-    assert len(with_class(root, "card-back")) == (0 if viewer is None else face_down)
-    assert len(with_class(root, "deck-card")) == (face_down if viewer is None else 0)
+    assert len(pc.with_class(root, "card-back")) == (0 if viewer is None else face_down)
+    assert len(pc.with_class(root, "deck-card")) == (face_down if viewer is None else 0)
 
 
 def test_the_heuristic_state_has_landmarks_on_tracks_and_built():
@@ -150,14 +132,14 @@ def test_seat_viewers_see_no_face_down_landmark(key):
     hidden = {game.landmarks[c].name for d in s.decks for c in d}
     assert hidden
     for viewer in range(s.num_players):
-        root = parse(game.render_svg(s, viewer))
-        words = " | ".join(texts(root))
+        root = pc.parse(game.render_svg(s, viewer))
+        words = " | ".join(pc.texts(root))
         assert not [name for name in hidden if name[:8] in words]  # clipped names too
-        assert len(with_class(root, "card-back")) == sum(len(d) for d in s.decks)
-    root = parse(game.render_svg(s, None))
-    named = {e.text for e in with_class(root, "deck-card")}
+        assert len(pc.with_class(root, "card-back")) == sum(len(d) for d in s.decks)
+    root = pc.parse(game.render_svg(s, None))
+    named = {e.text for e in pc.with_class(root, "deck-card")}
     assert named == hidden
-    assert not with_class(root, "card-back")
+    assert not pc.with_class(root, "card-back")
 
 
 @pytest.mark.parametrize("key", ["start5", "mid4", "heur5"])
@@ -165,67 +147,49 @@ def test_viewer_and_acting_seat_are_marked(key):
     game, s = state(key)
     acting = game.current_player(s)
     for viewer in (None, *range(s.num_players)):
-        root = parse(game.render_svg(s, viewer))
-        seats = with_class(root, "seat")
+        root = pc.parse(game.render_svg(s, viewer))
+        seats = pc.with_class(root, "seat")
         for p, seat in enumerate(seats):
-            words = texts(seat)
+            words = pc.texts(seat)
             assert (f"Player {p} (you)" in words) == (p == viewer)
-            assert bool(with_class(seat, "to-act")) == (p == acting)
+            assert bool(pc.with_class(seat, "to-act")) == (p == acting)
 
 
 @pytest.mark.parametrize("key", ["start2", "mid2", "mid3", "mid4", "heur5"])
 def test_caption_names_the_pending_decision(key):
     game, s = state(key)
-    root = parse(game.render_svg(s, 0))
-    (caption,) = with_class(root, "caption")
-    assert game.decision_description(s) in caption.text
-    assert caption.text == caption_text(game, s)
-    assert caption.text.startswith(f"Round {s.round} - ")
+    text = pc.caption(pc.parse(game.render_svg(s, 0)))
+    assert game.decision_description(s) in text
+    assert text == caption_text(game, s)
+    assert text.startswith(f"Round {s.round} - ")
 
 
 @pytest.mark.parametrize("key", ["over2", "over5"])
 def test_caption_gives_the_final_scores(key):
     game, s = state(key)
     assert game.is_terminal(s)
-    (caption,) = with_class(parse(game.render_svg(s)), "caption")
-    assert caption.text.startswith("Game over - final scores")
+    text = pc.caption(pc.parse(game.render_svg(s)))
+    assert text.startswith("Game over - final scores")
     for p in range(s.num_players):
-        assert f"P{p} {s.vp[p]} VP" in caption.text
+        assert f"P{p} {s.vp[p]} VP" in text
     best = max(zip(s.vp, s.coins, strict=True))
     winners = [p for p in range(s.num_players) if (s.vp[p], s.coins[p]) == best]
-    assert caption.text.endswith("winner " + ", ".join(f"P{p}" for p in winners))
+    assert text.endswith("won by " + " and ".join(f"P{p}" for p in winners))
 
 
 @pytest.mark.parametrize("key", ["mid4", "over5"])
 def test_rasterised_picture_matches_the_svg(key):
     game, s = state(key)
-    pic = picture(game, s, 0)
-    root = parse(pic.svg)
-    image = pic.to_array()
-    assert image.dtype == np.uint8
-    assert image.shape == (int(float(root.get("height"))), int(float(root.get("width"))), 3)
-    colours = np.unique(image.reshape(-1, 3)[::7], axis=0)
-    assert len(colours) > 20
+    pc.assert_rasterises(game, s, 0, min_colours=21)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_random_game_renders(players):
     """Every 10th state of a random game draws, for the spectator or a seat in turn."""
     game = make_game(num_players=players)
-    rng = np.random.default_rng(100 + players)
-    s = game.new_initial_state()
-    step = 0
-    while True:
-        if step % 10 == 0 or game.is_terminal(s):
-            viewer = None if step // 10 % 2 else step // 20 % players
-            root = parse(game.render_svg(s, viewer))
-            assert len(with_class(root, "marker")) == sum(len(r) for r in s.regions)
-            assert len(with_class(root, "card")) == sum(shown_cards(s).values())
-        if game.is_terminal(s):
-            break
-        if game.current_player(s) == CHANCE:
-            game.apply_action(s, game.sample_chance(s, rng))
-        else:
-            game.apply_action(s, int(rng.choice(game.legal_actions(s))))
-        step += 1
+    for step, s in pc.sampled_states(game, 100 + players):
+        viewer = None if step // 10 % 2 else step // 20 % players
+        root = pc.parse(game.render_svg(s, viewer))
+        assert pc.count(root, "marker") == sum(len(r) for r in s.regions)
+        assert pc.count(root, "card") == sum(shown_cards(s).values())
     assert game.is_terminal(s)

@@ -6,21 +6,17 @@ outside the bag, every bud, every Tea Master on a track, every face-up merchant 
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache
 from xml.etree import ElementTree as ET
 
 import numpy as np
 import pytest
 
-from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.tea import TeaGame, make_game
 from formosa_envs.games.tea.content import CHARACTER_NAMES
 from formosa_envs.games.tea.picture import caption_text
 from formosa_envs.games.tea.state import CUBES, TeaState
-from formosa_envs.tools.picture import picture
-
-SVG_NS = "{http://www.w3.org/2000/svg}"
+from tests import picture_checks as pc
 
 
 @cache
@@ -41,25 +37,9 @@ def play(game: TeaGame, seed: int, moves: int | None = None) -> TeaState:
     return s
 
 
-def parse(svg: str) -> ET.Element:
-    """The root element of an SVG document."""
-    return ET.fromstring(svg)
-
-
-def classes(root: ET.Element) -> Counter:
-    """How many elements carry each CSS class token."""
-    return Counter(token for el in root.iter() for token in el.get("class", "").split())
-
-
-def texts(root: ET.Element) -> str:
+def words(root: ET.Element) -> str:
     """All text of the picture, one string."""
-    return "\n".join(el.text or "" for el in root.iter(f"{SVG_NS}text"))
-
-
-def caption(root: ET.Element) -> str:
-    """The text of the caption band."""
-    return next(el.text or "" for el in root.iter(f"{SVG_NS}text")
-                if el.get("class") == "caption")
+    return "\n".join(pc.texts(root))
 
 
 def states() -> list[tuple[str, TeaGame, TeaState]]:
@@ -99,17 +79,14 @@ def expected_counts(game: TeaGame, s: TeaState) -> dict[str, int]:
 @pytest.mark.parametrize(("name", "game", "state"), STATES, ids=IDS)
 def test_the_svg_parses_with_a_positive_size(name: str, game: TeaGame,
                                              state: TeaState) -> None:
-    root = parse(game.render_svg(state))
-    assert root.tag == f"{SVG_NS}svg"
-    assert float(root.get("width")) > 0 and float(root.get("height")) > 0
-    assert float(root.get("width")) <= 1200
+    pc.assert_svg(pc.parse(game.render_svg(state)), max_width=1200)
 
 
 @pytest.mark.parametrize("viewer", [None, 0, 1])
 @pytest.mark.parametrize(("name", "game", "state"), STATES, ids=IDS)
 def test_every_component_is_drawn_once(name: str, game: TeaGame, state: TeaState,
                                        viewer: int | None) -> None:
-    found = classes(parse(game.render_svg(state, viewer)))
+    found = pc.class_counts(pc.parse(game.render_svg(state, viewer)))
     for cls, count in expected_counts(game, state).items():
         assert found[cls] == count, f"{cls}: drawn {found[cls]}, state holds {count}"
     assert found["cube"] + sum(state.bag) == sum(CUBES)
@@ -131,20 +108,19 @@ def test_the_deck_is_face_down_and_the_open_table_is_shown_to_every_viewer() -> 
     assert deck, "the state should still have a deck"
     for viewer in (None, *range(s.num_players)):
         svg = game.render_svg(s, viewer)
-        root = parse(svg)
+        root = pc.parse(svg)
         assert not [code for code in deck if code in svg], "a deck card's face is shown"
-        backs = [el for el in root.iter() if "card-back" in el.get("class", "").split()]
+        backs = pc.with_class(root, "card-back")
         assert sum(int(el.get("data-count")) for el in backs) == len(deck)
-        faces = [el.get("data-card") for el in root.iter()
-                 if "merchant" in el.get("class", "").split()]
+        faces = [el.get("data-card") for el in pc.with_class(root, "merchant")]
         assert sorted(faces) == sorted(game.merchants[c].code for row in s.display
                                        for c in row if c >= 0)
-        you = texts(root).count("(you)")
+        you = words(root).count("(you)")
         assert you == (0 if viewer is None else 1)
         if viewer is not None:
-            assert f"Player {viewer} (you)" in texts(root)
+            assert f"Player {viewer} (you)" in words(root)
         # nothing is private in Formosa Tea: a seat sees the spectator's table
-        assert classes(root) == classes(parse(spectator))
+        assert pc.class_counts(root) == pc.class_counts(pc.parse(spectator))
 
 
 def test_characters_are_shown_in_the_advanced_game() -> None:
@@ -155,18 +131,18 @@ def test_characters_are_shown_in_the_advanced_game() -> None:
     while s.stack[-1].kind != "draft":
         game.apply_action(s, int(rng.choice(game.legal_actions(s))))
         game.resolve_chance(s, rng)
-    root = parse(game.render_svg(s))
-    assert "Characters to draft" in texts(root)
-    assert classes(root)["draft"] == len(s.draft_pool) == 4
+    root = pc.parse(game.render_svg(s))
+    assert "Characters to draft" in words(root)
+    assert pc.class_counts(root)["draft"] == len(s.draft_pool) == 4
     _, game, mid = STATES[2]
-    shown = texts(parse(game.render_svg(mid)))
+    shown = words(pc.parse(game.render_svg(mid)))
     assert all(CHARACTER_NAMES[c] in shown for c in mid.character)
 
 
 @pytest.mark.parametrize(("name", "game", "state"), STATES[1:3], ids=IDS[1:3])
 def test_the_caption_names_the_pending_decision(name: str, game: TeaGame,
                                                 state: TeaState) -> None:
-    text = caption(parse(game.render_svg(state, 0)))
+    text = pc.caption(pc.parse(game.render_svg(state, 0)))
     assert game.decision_description(state) in text
     assert text == caption_text(game, state)
     assert text.startswith(f"Round {state.round}/")
@@ -175,17 +151,17 @@ def test_the_caption_names_the_pending_decision(name: str, game: TeaGame,
 def test_the_caption_gives_the_final_scores() -> None:
     _, game, s = STATES[-1]
     assert s.over
-    text = caption(parse(game.render_svg(s)))
+    text = pc.caption(pc.parse(game.render_svg(s)))
     assert text.startswith("Game over - final scores")
     for p, score in enumerate(game.scores(s)):
-        assert f"player {p} {int(score)}" in text
+        assert f"P{p} {int(score)} VP" in text
 
 
 def test_the_seat_to_act_is_marked() -> None:
     _, game, s = STATES[1]
     acting = game.current_player(s)
     assert acting >= 0
-    root = parse(game.render_svg(s))
+    root = pc.parse(game.render_svg(s))
     marked = [el for el in root.iter() if el.get("class") == "to-act"]
     assert len(marked) == 1
     seats = [el for el in root.iter() if el.get("class") == "seat"]
@@ -194,34 +170,18 @@ def test_the_seat_to_act_is_marked() -> None:
 
 
 def test_the_picture_rasterises() -> None:
-    pytest.importorskip("resvg_py")
     _, game, s = STATES[2]
-    pic = picture(game, s, viewer=1)
-    root = parse(pic.svg)
-    image = pic.to_array()
-    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
-    assert image.shape[:2] == (round(float(root.get("height"))), round(float(root.get("width"))))
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20
+    pc.assert_rasterises(game, s, viewer=1, min_colours=21)
 
 
 @pytest.mark.parametrize(("players", "advanced"), [(2, False), (3, True), (4, False),
                                                    (4, True)])
 def test_a_whole_game_draws_at_every_player_count(players: int, advanced: bool) -> None:
     game = _game(players, advanced)
-    rng = np.random.default_rng(players)
-    s = game.new_initial_state()
-    step = 0
-    while True:
-        if step % 10 == 0 or s.over:
-            root = parse(game.render_svg(s, step % players))
-            found = classes(root)
-            for cls, count in expected_counts(game, s).items():
-                assert found[cls] == count, f"step {step}, {cls}"
-        if s.over:
-            break
-        if game.current_player(s) == CHANCE:
-            game.apply_action(s, game.sample_chance(s, rng))
-        else:
-            game.apply_action(s, int(rng.choice(game.legal_actions(s))))
-        step += 1
-    assert "Game over" in caption(root)
+    for step, s in pc.sampled_states(game, players):
+        root = pc.parse(game.render_svg(s, step % players))
+        found = pc.class_counts(root)
+        for cls, count in expected_counts(game, s).items():
+            assert found[cls] == count, f"step {step}, {cls}"
+    assert s.over
+    assert "Game over" in pc.caption(root)

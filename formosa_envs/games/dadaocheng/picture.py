@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.svg import Svg
+from formosa_envs.core.svg import Svg, final_caption
 
 from .picture_parts import (
     BOARD_SIZE,
@@ -83,9 +83,7 @@ def render_svg(game: DadaochengGame, state: DadaochengState,
 def caption_text(game: DadaochengGame, s: DadaochengState) -> str:
     """The caption: the round and pending decision, or the final scores."""
     if s.over:
-        prestige = game.prestige(s)
-        scores = ", ".join(f"P{p} {pp} PP" for p, pp in enumerate(prestige))
-        text = f"Game over - final scores {scores}"
+        text = final_caption(game.prestige(s), "PP", () if game.solo else None)
         if game.solo:
             result = game.solo_result(s)
             text += f" - tier {result['tier']}, {'won' if result['won'] else 'lost'}"

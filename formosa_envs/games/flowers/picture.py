@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.svg import Svg, text_width
+from formosa_envs.core.svg import Svg, final_caption, text_width
 
 from .actions import MULTIPLIER
 from .picture_parts import (
@@ -60,11 +60,7 @@ def render_svg(game: FlowersGame, state: FlowersState, viewer: int | None = None
 def caption_text(game: FlowersGame, state: FlowersState) -> str:
     """The caption: the round and pending decision, or the final scores."""
     if state.over:
-        scores = ", ".join(f"P{p} {v} VP" for p, v in enumerate(state.scores))
-        best = max(state.scores)
-        won = [f"P{p}" for p, v in enumerate(state.scores) if v == best]
-        verdict = f"{won[0]} wins" if len(won) == 1 else " and ".join(won) + " share the win"
-        return f"Game over - final scores: {scores} - {verdict}"
+        return final_caption(state.scores, "VP")
     return f"Round {state.round} - {game.decision_description(state)}"
 
 

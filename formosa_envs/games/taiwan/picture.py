@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.svg import Svg
+from formosa_envs.core.svg import Svg, final_caption
 
 from . import picture_parts as P
 from .flow import RED_KEYS
@@ -67,11 +67,8 @@ def caption_text(game: TaiwanGame, s: TaiwanState) -> str:
     """``Round r - <pending decision>``, or the final scores once the game is over."""
     if not game.is_terminal(s):
         return f"Round {s.round} - {game.decision_description(s)}"
-    keys = [(v, c) for v, c in zip(s.vp, s.coins, strict=True)]
-    best = max(keys)
-    winners = ", ".join(f"P{p}" for p, k in enumerate(keys) if k == best)
-    scores = ", ".join(f"P{p} {v} VP" for p, v in enumerate(s.vp))
-    return f"Game over - final scores: {scores} - winner {winners}"
+    keys = [(v, c) for v, c in zip(s.vp, s.coins, strict=True)]  # coins break ties
+    return final_caption(s.vp, "VP", [p for p, k in enumerate(keys) if k == max(keys)])
 
 
 def empty_count(s: TaiwanState) -> int:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from formosa_envs.core.engine import CHANCE
-from formosa_envs.core.svg import Svg
+from formosa_envs.core.svg import Svg, final_caption
 
 from .config import TeaConfig
 from .content import CHARACTER_NAMES
@@ -106,10 +106,7 @@ def render_svg(game: TeaGame, state: TeaState, viewer: int | None = None) -> str
 def caption_text(game: TeaGame, s: TeaState) -> str:
     """The caption: the round and the pending decision, or the final scores."""
     if s.over:
-        scores = ", ".join(f"player {p} {v}" for p, v in enumerate(s.vp))
-        best = max(s.vp)
-        winners = " and ".join(f"player {p}" for p, v in enumerate(s.vp) if v == best)
-        return f"Game over - final scores: {scores} (winner: {winners})"
+        return final_caption(s.vp, "VP")
     return f"Round {s.round}/{EVENTS_IN_GAME[s.num_players]} - {game.decision_description(s)}"
 
 
