@@ -96,7 +96,8 @@ def build_algorithm(config: TrainConfig, settings: RLlibSettings) -> Any:
                            runners=settings.runners, envs_per_runner=settings.envs_per_runner,
                            seed=config.seed, scripted=scripted, net_arch=config.net_arch,
                            activation=config.activation, training=training)
-    ppo.environment(env_config={**ppo.env_config, "reward_mode": config.reward_mode})
+    ppo.environment(env_config={**ppo.env_config, "reward_mode": config.reward_mode,
+                                "shaping": config.shaping})
     return ppo.build_algo()
 
 

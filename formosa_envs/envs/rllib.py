@@ -50,8 +50,11 @@ class FormosaRLlibEnv(MultiAgentEnv):
     ``config`` keys: ``game`` (required), ``num_players``, ``options`` (game
     options), ``reward_mode`` (as the AEC env), ``roles`` (``"seats"`` or
     ``"league"``), ``scripted`` (league only: probability per opponent seat of
-    each scripted kind, e.g. ``{"random": 0.35, "heuristic": 0.35}``) and
-    ``seed`` (used when RLlib resets without one).
+    each scripted kind, e.g. ``{"random": 0.35, "heuristic": 0.35}``),
+    ``shaping`` (weight of potential-based shaping, as the single-agent view:
+    each agent earns ``w * (potential now - potential at its previous
+    decision)``, and ``-w * potential`` at the end, so the best policy is
+    unchanged) and ``seed`` (used when RLlib resets without one).
     """
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
@@ -63,6 +66,10 @@ class FormosaRLlibEnv(MultiAgentEnv):
         if self.roles not in ("seats", "league"):
             raise ConfigError(f"roles must be 'seats' or 'league', got {self.roles!r}")
         self.scripted = _check_scripted(cfg.get("scripted", {}), self.roles)
+        self.shaping = float(cfg.get("shaping", 0.0))
+        if self.shaping < 0:
+            raise ConfigError(f"shaping must be >= 0, got {self.shaping}")
+        self._potential: dict[str, float] = {}
         self.aec = FormosaAECEnv(cfg["game"], reward_mode=cfg.get("reward_mode", "rank"),
                                  num_players=cfg.get("num_players", 2),
                                  **cfg.get("options", {}))
@@ -93,8 +100,10 @@ class FormosaRLlibEnv(MultiAgentEnv):
         self._assign_seats()
         self.record = []
         self.episodes_started += 1
+        self._potential = {}
         self._play_scripted()
         agent = self._exposed_agent()
+        self._shaped(agent, 0.0)
         return {agent: self.aec.observe(self.aec.agent_selection)}, {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
@@ -110,9 +119,20 @@ class FormosaRLlibEnv(MultiAgentEnv):
         if self._finished():
             return self._final_step()
         nxt = self._exposed_agent()
-        rewards = {nxt: float(self.aec._cumulative_rewards[self.aec.agent_selection])}
+        reward = float(self.aec._cumulative_rewards[self.aec.agent_selection])
+        rewards = {nxt: self._shaped(nxt, reward)}
         return ({nxt: self.aec.observe(self.aec.agent_selection)}, rewards,
                 {"__all__": False}, {"__all__": False}, {})
+
+    def _shaped(self, agent: str, reward: float, final: bool = False) -> float:
+        """``reward`` plus the shaping term of ``agent`` since its previous decision."""
+        if not self.shaping:
+            return reward
+        seat = self.seat_agent.index(agent)
+        now = 0.0 if final else self.game.potential(self.aec.engine_state, seat)
+        before = self._potential.get(agent)
+        self._potential[agent] = now
+        return reward if before is None else reward + self.shaping * (now - before)
 
     def _assign_seats(self) -> None:
         """Which agent id (or scripted agent) plays each seat this episode."""
@@ -175,7 +195,8 @@ class FormosaRLlibEnv(MultiAgentEnv):
                 continue
             name = aec.possible_agents[seat]
             obs[agent] = aec.observe(name)
-            rewards[agent] = 0.0 if truncated else float(aec.rewards[name])
+            rewards[agent] = self._shaped(agent, 0.0 if truncated else float(aec.rewards[name]),
+                                          final=not truncated)
             infos[agent] = {**aec.infos.get(name, {}), "seat": seat, "scores": scores,
                             "episode": self.episodes_started}
         self.records.append({"episode": self.episodes_started, "moves": list(self.record),

@@ -198,3 +198,36 @@ def test_league_env_rotates_the_learner_and_hides_scripted_seats() -> None:
             done = terms["__all__"] or truncs["__all__"]
         assert set(rewards) == {"learner"} and "scores" in infos["learner"]
     assert sorted(seats) == [0, 1, 2]
+
+
+def test_shaping_telescopes_to_the_game_reward() -> None:
+    """With shaping, an agent's rewards over a game sum to its final reward minus
+    ``w *`` its potential at its first decision (the policy-invariance condition)."""
+    config = {"game": "dadaocheng", "num_players": 2, "seed": 2}
+    plain, shaped = FormosaRLlibEnv(config), FormosaRLlibEnv({**config, "shaping": 0.5})
+    rng = np.random.default_rng(0)
+    totals: dict[str, dict[str, float]] = {"plain": {}, "shaped": {}}
+    first: dict[str, float] = {}
+    midgame: list[float] = []
+    for name, env in (("plain", plain), ("shaped", shaped)):
+        obs, _ = env.reset(seed=7)
+        rng = np.random.default_rng(0)
+        done = False
+        while not done:
+            agent = next(iter(obs))
+            if name == "shaped" and agent not in first:
+                first[agent] = env.game.potential(env.aec.engine_state,
+                                                  env.seat_agent.index(agent))
+            action = int(rng.choice(np.flatnonzero(obs[agent]["action_mask"])))
+            obs, rewards, terms, truncs, _ = env.step({agent: action})
+            for a, r in rewards.items():
+                totals[name][a] = totals[name].get(a, 0.0) + r
+            done = terms["__all__"] or truncs["__all__"]
+            if name == "shaped" and not done:
+                midgame += rewards.values()
+        assert not truncs["__all__"]
+    assert any(r != 0 for r in midgame)  # the plain game pays nothing before the end
+    for agent, total in totals["shaped"].items():
+        assert total == pytest.approx(totals["plain"][agent] - 0.5 * first[agent])
+    with pytest.raises(ConfigError, match="shaping must be >= 0"):
+        FormosaRLlibEnv({**config, "shaping": -1})
