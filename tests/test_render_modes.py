@@ -87,3 +87,16 @@ def test_picture_object(tmp_path: Path) -> None:
         pic.save(tmp_path / "t.gif")
     with pytest.raises(FormosaError, match="scale must be positive"):
         Picture(pic.svg).to_png(scale=0)
+
+
+def test_gymnasium_frame_collection_works_with_rgb_array() -> None:
+    """gymnasium's render wrappers (what video recorders build on) take our frames."""
+    from gymnasium.wrappers import RenderCollection
+    env = RenderCollection(SingleAgentEnv("flowers", render_mode="rgb_array", num_players=2))
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+    frames = env.render()
+    assert len(frames) == 4 and all(f.dtype == np.uint8 and f.shape[2] == 3 for f in frames)
