@@ -21,6 +21,8 @@ def render_text(game: FlowersGame, s: FlowersState, viewer: int | None = None) -
              f"token supply {s.supply} - target {game.config.target_vp} VP"]
     lines.append("Field: " + (" ".join(f"[{names[c].short}]" for c in sorted(s.field))
                               or "(empty)"))
+    if s.pending >= 0:
+        lines.append(f"Being matched: [{names[s.pending].short}]")
     for p in range(s.num_players):
         lines.extend(_seat_lines(game, s, p, viewer))
     if s.last_event:
@@ -41,7 +43,7 @@ def _seat_lines(game: FlowersGame, s: FlowersState, p: int, viewer: int | None) 
         tags.append("cashed out")
     head = (f"Player {p}" + (f" ({', '.join(tags)})" if tags else "")
             + f": {s.scores[p]} VP, tokens {s.tokens[p]} (x{MULTIPLIER[s.tokens[p]]}),"
-            f" sets worth {s.pile_vp[p]} VP")
+            f" sets worth {game.score_cards(s.piles[p]).vp} VP")
     if viewer is None or viewer == p:
         hand = " ".join(f"[{game.cards[c].short}]" for c in sorted(s.hands[p])) or "(empty)"
     else:
