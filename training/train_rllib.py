@@ -55,6 +55,7 @@ class RLlibSettings:
     mode: str = "league"
     runners: int = 1
     envs_per_runner: int = 4
+    learners: int = 0
     address: str | None = None
     eval_module: str | None = None
 
@@ -62,9 +63,10 @@ class RLlibSettings:
         """Raise ValueError naming the first bad setting."""
         if self.mode not in MODES:
             raise ValueError(f"--mode must be one of {MODES}, got {self.mode!r}")
-        if self.runners < 0 or self.envs_per_runner < 1:
-            raise ValueError(f"--runners must be >= 0 and --envs-per-runner >= 1, got "
-                             f"{self.runners} and {self.envs_per_runner}")
+        if self.runners < 0 or self.learners < 0 or self.envs_per_runner < 1:
+            raise ValueError(f"--runners and --learners must be >= 0 and --envs-per-runner "
+                             f">= 1, got {self.runners}, {self.learners} and "
+                             f"{self.envs_per_runner}")
         if self.eval_module and self.eval_module not in module_ids(self.mode, num_players):
             raise ValueError(f"--eval-module {self.eval_module!r} is not a module of mode "
                              f"{self.mode}: {module_ids(self.mode, num_players)}")
@@ -94,6 +96,7 @@ def build_algorithm(config: TrainConfig, settings: RLlibSettings) -> Any:
                 "minibatch_size": config.batch_size}
     ppo = build_ppo_config(config.game, config.num_players, settings.mode,
                            runners=settings.runners, envs_per_runner=settings.envs_per_runner,
+                           learners=settings.learners,
                            seed=config.seed, scripted=scripted, net_arch=config.net_arch,
                            activation=config.activation, training=training)
     ppo.environment(env_config={**ppo.env_config, "reward_mode": config.reward_mode,
@@ -291,6 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runners", type=int, default=1,
                         help="remote env runners (0: sample in the driver process)")
     parser.add_argument("--envs-per-runner", type=int, default=4)
+    parser.add_argument("--learners", type=int, default=0,
+                        help="remote learners (0: learn in the driver process); each needs "
+                             "a CPU (or GPU) of its own on the cluster")
     parser.add_argument("--address", default=None,
                         help="Ray cluster to join (auto, or ray://head:10001); default: "
                              "start a local Ray")
@@ -310,8 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     config = config_from_args(args)
     if args.out is None:
         config.out = f"runs/{config.game}-rllib"
-    settings = RLlibSettings(args.mode, args.runners, args.envs_per_runner, args.address,
-                             args.eval_module)
+    settings = RLlibSettings(args.mode, args.runners, args.envs_per_runner, args.learners,
+                             args.address, args.eval_module)
     summary = train_rllib(config, settings, resume=args.resume, show_progress=not args.quiet)
     print_summary(summary, config.out)
     return 0

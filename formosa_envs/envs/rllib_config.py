@@ -87,22 +87,23 @@ def module_spec(env_config: dict[str, Any], net_arch: Sequence[int] = (128, 128)
 
 def build_ppo_config(game: str, num_players: int = 2, mode: str = "shared", *,
                      options: dict[str, Any] | None = None, runners: int = 0,
-                     envs_per_runner: int = 4, seed: int = 0,
+                     envs_per_runner: int = 4, learners: int = 0, seed: int = 0,
                      scripted: dict[str, float] | None = None,
                      net_arch: Sequence[int] = (128, 128), activation: str = "tanh",
                      training: dict[str, Any] | None = None) -> PPOConfig:
     """A PPO config for ``game`` in ``mode`` (module docstring).
 
     ``runners`` is the number of remote env runners (0: sample in the main
-    process); ``scripted`` the league's per-seat probabilities of scripted
+    process), ``learners`` of remote learners (0: learn in the main process);
+    ``scripted`` the league's per-seat probabilities of scripted
     ``random``/``heuristic`` opponents; ``training`` extra keyword arguments
     of ``PPOConfig.training`` (``lr``, ``train_batch_size_per_learner``...).
     """
     if mode not in MODES:
         raise ConfigError(f"RLlib mode must be one of {MODES}, got {mode!r}")
-    if runners < 0 or envs_per_runner < 1:
-        raise ConfigError(f"runners must be >= 0 and envs_per_runner >= 1, got {runners} "
-                          f"and {envs_per_runner}")
+    if runners < 0 or learners < 0 or envs_per_runner < 1:
+        raise ConfigError(f"runners and learners must be >= 0 and envs_per_runner >= 1, got "
+                          f"{runners}, {learners} and {envs_per_runner}")
     env_config = {"game": game, "num_players": num_players, "options": dict(options or {}),
                   "roles": "league" if mode == "league" else "seats", "seed": seed,
                   "scripted": dict(scripted or {}) if mode == "league" else {}}
@@ -114,7 +115,7 @@ def build_ppo_config(game: str, num_players: int = 2, mode: str = "shared", *,
             .framework("torch")
             .env_runners(num_env_runners=runners, num_envs_per_env_runner=envs_per_runner,
                          episodes_to_numpy=False, num_cpus_per_env_runner=1)
-            .learners(num_learners=0)
+            .learners(num_learners=learners)
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: spec for m in ids}))
             .multi_agent(policies=set(ids), policy_mapping_fn=mapping,
                          policies_to_train=list(ids) if mode != "league" else [LEARNER])

@@ -231,3 +231,17 @@ def test_shaping_telescopes_to_the_game_reward() -> None:
         assert total == pytest.approx(totals["plain"][agent] - 0.5 * first[agent])
     with pytest.raises(ConfigError, match="shaping must be >= 0"):
         FormosaRLlibEnv({**config, "shaping": -1})
+
+
+def test_remote_learner_trains_and_snapshots(ray_session: Path) -> None:
+    """With a remote learner (``learners=1``) weights, snapshots and export still work."""
+    algo = tiny_algo("tea", 2, "league", learners=1)
+    try:
+        result = algo.train()
+        assert math.isfinite(float(result["learners"]["learner"]["total_loss"]))
+        learner = learner_state(algo, "learner")
+        snapshot = add_snapshot(algo, pool_size=2)
+        assert all(weights_equal(s, learner) for s in runner_states(algo, snapshot))
+        assert any(k.startswith("vf.") for k in learner)  # read from the learner itself
+    finally:
+        algo.stop()

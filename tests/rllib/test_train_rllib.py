@@ -68,8 +68,8 @@ def test_bad_settings_are_named(ray_session: Path, tmp_path: Path,
     assert "invalid choice: 'teams'" in capsys.readouterr().err
     with pytest.raises(ValueError, match="--eval-module 'seat_3' is not a module"):
         RLlibSettings(mode="per_seat", eval_module="seat_3").validate(2)
-    with pytest.raises(ValueError, match="--runners must be >= 0"):
-        RLlibSettings(runners=-1).validate(2)
+    with pytest.raises(ValueError, match="--runners and --learners must be >= 0"):
+        RLlibSettings(learners=-1).validate(2)
     assert formosa(["tournament", "flowers", "--agents", f"rllib:{tmp_path},random",
                     "--games", "2", "--quiet"]) == 2
     assert "not an RLlib algorithm checkpoint" in capsys.readouterr().err
