@@ -14,7 +14,8 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def plot_learning_curve(run_dir: Path, out: Path | None = None) -> Path:
+def plot_learning_curve(run_dir: Path, out: Path | None = None,
+                        xlabel: str = "learner timesteps") -> Path:
     """Win rate vs each evaluation opponent (with 95% CI) and the training reward."""
     import matplotlib
     matplotlib.use("Agg")
@@ -38,7 +39,7 @@ def plot_learning_curve(run_dir: Path, out: Path | None = None) -> Path:
     top.set_title(f"Learning curve: {run_dir.name}")
     top.legend(loc="lower right")
     _plot_reward(bottom, progress)
-    bottom.set_xlabel("learner timesteps")
+    bottom.set_xlabel(xlabel)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)

@@ -279,7 +279,7 @@ def train_rllib(config: TrainConfig, settings: RLlibSettings, resume: bool = Fal
         timesteps = run.counters["timesteps"]
     finally:
         run.stop()
-    plot_learning_curve(run.run_dir)
+    plot_learning_curve(run.run_dir, xlabel="env steps (every player decision)")
     summary = final_report(config, run.run_dir, policy, timesteps, minutes, show_progress)
     summary["backend"] = {"name": "rllib", **asdict(settings)}
     (run.run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
