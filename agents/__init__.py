@@ -60,7 +60,7 @@ def make_agent(spec: str, game: str = "flowers", seed: int | None = None) -> Age
 
 def _rllib_agent(spec: str, arg: str, seed: int | None) -> Agent:
     """``rllib:PATH[@MODULE]``: an RLlib checkpoint's module as a numpy policy."""
-    path, _, module = arg.partition("@")
+    path, module = split_module(arg)
     if not path:
         raise AgentSpecError(f"agent spec {spec!r} needs a checkpoint: rllib:PATH[@MODULE]")
     try:
@@ -72,6 +72,14 @@ def _rllib_agent(spec: str, arg: str, seed: int | None) -> Agent:
         return load_rllib_agent(path, module or None, seed=seed)
     except ValueError as exc:
         raise AgentSpecError(f"agent spec {spec!r}: {exc}") from None
+
+
+def split_module(arg: str) -> tuple[str, str]:
+    """``PATH@MODULE`` -> ``(PATH, MODULE)``; an ``@`` inside the path is kept there."""
+    path, sep, module = arg.rpartition("@")
+    if not sep or not module or "/" in module:
+        return arg, ""
+    return path, module
 
 
 def _int_arg(spec: str, arg: str, default: int) -> int:
@@ -90,7 +98,7 @@ def agent_label(spec: str) -> str:
         return f"policy:{Path(arg).stem}"
     if kind == "rllib" and arg:
         from pathlib import Path
-        path, _, module = arg.partition("@")
+        path, module = split_module(arg)
         return f"rllib:{Path(path).name}" + (f"@{module}" if module else "")
     return spec
 

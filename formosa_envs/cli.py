@@ -184,6 +184,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(names) != args.players:
         raise FormosaError(f"--agents names {len(names)} agents for {args.players} players")
     agents = [make_agent(n, args.game, args.seed + 1000 * (i + 1)) for i, n in enumerate(names)]
+    if args.record:
+        from formosa_envs.tools.record import check_record_folder
+        check_record_folder(args.record)
     summary = simulate(args.game, args.players, args.games, args.seed, agents,
                        show_progress=not args.quiet, record_dir=args.record, names=names,
                        **parse_options(args.option))

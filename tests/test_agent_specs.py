@@ -21,3 +21,10 @@ def test_mcts_spec_options_and_heuristic_rollouts() -> None:
     assert not play_game(game, [game_horizon, make_agent("random", seed=2)], 1).truncated
     with pytest.raises(AgentSpecError, match="rollout"):
         make_agent("mcts:5:smart")
+
+
+def test_rllib_spec_splits_the_module_off_the_path() -> None:
+    from agents import agent_label, split_module
+    assert split_module("runs/a@b/ckpt") == ("runs/a@b/ckpt", "")
+    assert split_module("runs/a@b/ckpt@learner") == ("runs/a@b/ckpt", "learner")
+    assert agent_label("rllib:runs/x/latest@seat_1") == "rllib:latest@seat_1"

@@ -55,8 +55,18 @@ def test_record_round_trip(tmp_path: Path) -> None:
      "'num_players' must be a int"),
     ('{"game": "chess", "num_players": 2, "options": {}, "steps": [], "scores": []}',
      "unknown game 'chess'"),
-    ('{"game": "tea", "num_players": 2, "options": {}, "steps": [[0, 1]], "scores": []}',
+    ('{"game": "tea", "num_players": 2, "options": {}, "steps": [[0, 1]], "scores": [0, 0]}',
      "step 0 must be \\[player, action, label\\]"),
+    ('{"game": "tea", "num_players": 2, "options": {}, "steps": [], "scores": ["a", 1]}',
+     "'scores' must hold 2 numbers"),
+    ('{"game": "tea", "num_players": 2, "options": {}, "steps": [], "scores": [1]}',
+     "'scores' must hold 2 numbers"),
+    ('{"game": "tea", "num_players": 2, "options": {}, "steps": [], "scores": [1, 2], '
+     '"agents": "xx"}', "'agents' must be a list"),
+    ('{"game": "tea", "num_players": 2, "options": {}, "steps": [], "scores": [1, 2], '
+     '"truncated": "no"}', "'truncated' must be true or false"),
+    ('{"game": "tea", "num_players": 2, "options": {}, "steps": [], "scores": [1, 2], '
+     '"seed": "7"}', "'seed' must be an integer"),
 ])
 def test_corrupt_records_are_named(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.json"
@@ -104,3 +114,14 @@ def test_cli_simulate_play_and_tournament_record(tmp_path: Path,
     assert "wrote 2 game records" in capsys.readouterr().out
     tour = json.loads((tmp_path / "tour" / "game_00000.json").read_text())
     assert _replays_to_its_scores(tmp_path / "tour" / "game_00000.json") == tour
+
+
+def test_record_folder_with_records_is_refused(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "flowers", "--games", "2", "--record", str(tmp_path / "r"), "--quiet"]
+    assert formosa(args) == 0
+    assert formosa(args) == 2
+    assert "already holds game records" in capsys.readouterr().err
+    assert formosa(["tournament", "flowers", "--agents", "random,heuristic", "--games", "2",
+                    "--record", str(tmp_path / "r"), "--quiet"]) == 2
+    assert "already holds game records" in capsys.readouterr().err

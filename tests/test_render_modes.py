@@ -100,3 +100,10 @@ def test_gymnasium_frame_collection_works_with_rgb_array() -> None:
         obs, reward, terminated, truncated, info = env.step(action)
     frames = env.render()
     assert len(frames) == 4 and all(f.dtype == np.uint8 and f.shape[2] == 3 for f in frames)
+
+
+def test_render_before_reset_is_a_clear_error() -> None:
+    for env in (FormosaAECEnv("tea", render_mode="svg"),
+                SingleAgentEnv("tea", render_mode="rgb_array")):
+        with pytest.raises(FormosaError, match="render\\(\\) before reset\\(\\)"):
+            env.render()

@@ -13,7 +13,7 @@ import pytest
 
 from agents import make_agent
 from formosa_envs.cli import main as formosa
-from formosa_envs.tools.record import RecordError, record_game, save_record
+from formosa_envs.tools.record import RecordError, record_game, replay_record, save_record
 from formosa_envs.tools.replay import replay_frames, replay_html, write_replay
 
 
@@ -52,9 +52,23 @@ def test_page_is_self_contained_and_carries_the_frames() -> None:
 
 def test_viewer_hides_what_the_seat_cannot_see() -> None:
     record = _record("flowers", 2, seed=4)
-    spectator = replay_frames(record)[5]["svg"]
-    seat = replay_frames(record, viewer=0)[5]["svg"]
-    assert seat != spectator and "card-back" in seat
+    spectator, seat = replay_frames(record), replay_frames(record, viewer=0)
+    assert seat[5]["svg"] != spectator[5]["svg"] and "card-back" in seat[5]["svg"]
+    deals = sum(1 for p, _, label in record["steps"] if p < 0 and "deal" in label)
+    assert deals > 10 and sum(f["label"].count("deal") for f in spectator) == deals
+    # the seat hears no deal: the dealt cards (other hands included) are not named
+    assert not any("deal" in f["label"] for f in seat)
+    assert [f["scores"] for f in seat] == [f["scores"] for f in spectator]
+
+
+def test_a_record_that_lies_about_its_end_is_refused() -> None:
+    record = _record("tea", 2, seed=3)
+    cut = {**record, "steps": record["steps"][:40]}
+    with pytest.raises(RecordError, match="its steps lead to"):
+        replay_frames(cut)
+    with pytest.raises(RecordError, match="stop before the game ends"):
+        replay_frames({**cut, "scores": replay_record(cut)[1]})
+    assert replay_frames({**cut, "scores": replay_record(cut)[1], "truncated": True})
 
 
 def test_cli_replay_and_its_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -240,3 +240,22 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_heuristic_plays_in_a_tournament() -> None:
     result = _quick(["heuristic", "random"], games=4)
     assert result.agents["heuristic"].games == 4
+
+
+def test_wilson_interval_contains_the_rate_at_the_edges() -> None:
+    from training.ratings import wilson_interval
+    for n in range(1, 60):
+        low, high = wilson_interval(n, n)
+        assert high == 1.0 and low < 1.0
+        low, high = wilson_interval(0, n)
+        assert low == 0.0 and high > 0.0
+
+
+def test_all_wins_plot_and_record(tmp_path) -> None:
+    """6 of 6 wins used to give negative error bars (the plot failed) before records
+    were written; now both are written."""
+    from training.evaluate import main
+    assert main(["flowers", "--agents", "random,heuristic", "--games", "6", "--quiet",
+                 "--out", str(tmp_path / "out"), "--record", str(tmp_path / "rec")]) == 0
+    assert (tmp_path / "out" / "tournament.png").exists()
+    assert len(list((tmp_path / "rec").glob("game_*.json"))) == 6

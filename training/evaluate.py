@@ -319,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     try:
         options = parse_options(args.option)
+        if args.record:
+            from formosa_envs.tools.record import check_record_folder
+            check_record_folder(args.record)
         result = run_tournament(args.game, specs, args.players, args.games, seed=args.seed,
                                 workers=args.workers, show_progress=not args.quiet,
                                 backend=args.backend, address=args.address,
@@ -327,12 +330,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluate: error: {exc}", file=sys.stderr)
         return 2
     print(format_table(result))
+    if args.record:  # first: the games are the costliest output
+        paths = save_game_records(result, args.record)
+        print(f"wrote {len(paths)} game records to {args.record}")
     if args.out:
         for path in save_result(result, args.out).values():
             print(f"wrote {path}")
-    if args.record:
-        paths = save_game_records(result, args.record)
-        print(f"wrote {len(paths)} game records to {args.record}")
     return 0
 
 

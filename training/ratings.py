@@ -26,7 +26,9 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
     denom = 1.0 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, center - half), min(1.0, center + half)
+    # the interval contains p; rounding could leave it a hair short (e.g. 6 of 6 gave
+    # an upper bound of 0.9999999999999999, and negative error bars in the plot)
+    return max(0.0, min(p, center - half)), min(1.0, max(p, center + half))
 
 
 def mean_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:

@@ -206,11 +206,11 @@ class RLlibRun:
             {"counters": self.counters, "snapshots": snapshot_ids(self.algo)}, indent=1))
 
     def _log(self, result: dict[str, Any], steps_per_s: float) -> None:
-        records = collect_records(self.algo)
+        totals = collect_totals(self.algo)
         row = {"iteration": self.counters["iteration"],
                "time/total_timesteps": self.counters["timesteps"],
                "env_steps_per_s": round(steps_per_s, 1),
-               **env_statistics(records, self.settings.mode),
+               **env_statistics(totals),
                **learner_losses(result, self.settings.evaluated_module()),
                "snapshots": len([m for m in self.algo.config.policies
                                  if m.startswith("snapshot_")])}
@@ -229,25 +229,27 @@ class RLlibRun:
             self.algo.stop()
 
 
-def collect_records(algo: Any) -> list[dict[str, Any]]:
-    """Finished games' records from every env of every env runner (then cleared there)."""
-    def drain(runner: Any) -> list[dict[str, Any]]:
-        return [r for env in runner.env.envs for r in env.unwrapped.drain_records()]
+def collect_totals(algo: Any) -> dict[str, float]:
+    """Finished games, summed learner reward and decisions over every env of every env
+    runner since the last call (each env then starts counting afresh)."""
+    def drain(runner: Any) -> list[dict[str, float]]:
+        return [env.unwrapped.drain_totals() for env in runner.env.envs]
     remote = algo.env_runner_group.num_remote_env_runners() > 0
     per_runner = algo.env_runner_group.foreach_env_runner(drain, local_env_runner=not remote)
-    return [record for records in per_runner for record in records]
+    totals = {"episodes": 0, "reward": 0.0, "decisions": 0}
+    for env_totals in (t for runner in per_runner for t in runner):
+        for key, value in env_totals.items():
+            totals[key] += value
+    return totals
 
 
-def env_statistics(records: list[dict[str, Any]], mode: str) -> dict[str, Any]:
-    """Mean reward (the learner's, or seat 0's) and game length, measured by the env."""
-    if not records:
+def env_statistics(totals: dict[str, float]) -> dict[str, Any]:
+    """Mean final reward (the learner's, or seat 0's) and game length, from the env."""
+    games = int(totals["episodes"])
+    if not games:
         return {"episodes": 0}
-    def tracked_seat(record: dict[str, Any]) -> int:
-        names = record["seat_agent"]
-        return names.index("learner") if mode == "league" else 0
-    rewards = [r["rewards"][tracked_seat(r)] for r in records]
-    return {"episodes": len(records), "rollout/ep_rew_mean": sum(rewards) / len(rewards),
-            "mean_decisions": sum(r["decisions"] for r in records) / len(records)}
+    return {"episodes": games, "rollout/ep_rew_mean": totals["reward"] / games,
+            "mean_decisions": totals["decisions"] / games}
 
 
 def learner_losses(result: dict[str, Any], module_id: str) -> dict[str, float]:
@@ -279,7 +281,7 @@ def train_rllib(config: TrainConfig, settings: RLlibSettings, resume: bool = Fal
         timesteps = run.counters["timesteps"]
     finally:
         run.stop()
-    plot_learning_curve(run.run_dir, xlabel="env steps (every player decision)")
+    plot_learning_curve(run.run_dir, xlabel="RLlib env steps (scripted seats not counted)")
     summary = final_report(config, run.run_dir, policy, timesteps, minutes, show_progress)
     summary["backend"] = {"name": "rllib", **asdict(settings)}
     (run.run_dir / "summary.json").write_text(json.dumps(summary, indent=2))

@@ -139,14 +139,20 @@ def final_caption(scores: Sequence[float], unit: str,
                   winners: Sequence[int] | None = None) -> str:
     """``Game over - final scores: P0 50 VP, P1 66 VP - won by P1``.
 
-    ``winners`` defaults to every top score; pass the game's own winners when a
-    tie-break decides, or ``()`` to leave the verdict out (a solo game).
+    ``winners`` defaults to every top score; pass ``top_seats(game.returns(state))``
+    so the game's tie-breaks decide, or ``()`` to leave the verdict out (solo).
     """
     shown = ", ".join(f"P{p} {_num(float(v))} {unit}" for p, v in enumerate(scores))
     if winners is None:
-        winners = [p for p, v in enumerate(scores) if v == max(scores)]
+        winners = top_seats(scores)
     verdict = " - won by " + " and ".join(f"P{p}" for p in winners) if winners else ""
     return f"Game over - final scores: {shown}{verdict}"
+
+
+def top_seats(values: Sequence[float]) -> list[int]:
+    """The seats holding the largest value (several on a tie)."""
+    best = max(values)
+    return [p for p, v in enumerate(values) if v == best]
 
 
 def text_width(text: str, size: float) -> float:

@@ -26,7 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from formosa_envs.core.engine import TERMINAL, Game
-from formosa_envs.core.errors import ConfigError, IllegalActionError
+from formosa_envs.core.errors import ConfigError, FormosaError, IllegalActionError
 from formosa_envs.games import GAMES, make_game
 
 REWARD_MODES = ("rank", "win", "score")
@@ -183,6 +183,8 @@ class FormosaAECEnv(AECEnv):
         every hand shown. Nothing is drawn unless ``render()`` is called."""
         if self.render_mode is None:
             return None
+        if self.engine_state is None:
+            raise FormosaError("render() before reset(): there is no game to draw yet")
         return render_state(self.game, self.engine_state, self.render_mode)
 
     def close(self) -> None:

@@ -86,7 +86,8 @@ class FormosaRLlibEnv(MultiAgentEnv):
         self.seat_agent: list[str | None] = []
         self.scripted_seats: dict[int, Any] = {}
         self.record: list[tuple[str, int]] = []
-        self.records: deque[dict[str, Any]] = deque(maxlen=RECORDS_KEPT)
+        self.records: deque[dict[str, Any]] = deque(maxlen=RECORDS_KEPT)  # for inspection
+        self.totals = _zero_totals()  # every finished game, for training statistics
         self.episodes_started = 0
 
     # ----- episode --------------------------------------------------------------
@@ -199,6 +200,10 @@ class FormosaRLlibEnv(MultiAgentEnv):
                                           final=not truncated)
             infos[agent] = {**aec.infos.get(name, {}), "seat": seat, "scores": scores,
                             "episode": self.episodes_started}
+        tracked = self.seat_agent.index(LEARNER) if self.roles == "league" else 0
+        self.totals["episodes"] += 1
+        self.totals["reward"] += float(aec.rewards[aec.possible_agents[tracked]])
+        self.totals["decisions"] += int(aec.engine_state.decisions)
         self.records.append({"episode": self.episodes_started, "moves": list(self.record),
                              "seat_agent": list(self.seat_agent), "scores": scores,
                              "rewards": [float(aec.rewards[a]) for a in aec.possible_agents],
@@ -208,11 +213,21 @@ class FormosaRLlibEnv(MultiAgentEnv):
         return obs, rewards, done, cut, infos
 
 
+    def drain_totals(self) -> dict[str, float]:
+        """Games finished since the last call, with the summed final reward of the
+        learner (seat 0 outside league mode) and summed decisions; then reset."""
+        totals, self.totals = self.totals, _zero_totals()
+        return totals
+
     def drain_records(self) -> list[dict[str, Any]]:
         """The finished games' records kept so far (moves, seats, scores), then forget them."""
         records = list(self.records)
         self.records.clear()
         return records
+
+
+def _zero_totals() -> dict[str, float]:
+    return {"episodes": 0, "reward": 0.0, "decisions": 0}
 
 
 def _agent_ids(roles: str, num_players: int) -> list[str]:
@@ -326,7 +341,9 @@ def load_rllib_agent(path: str | Path, module_id: str | None = None,
     """
     from agents.policy import PolicyAgent
     folder = find_module_folder(Path(path), module_id)
-    state_file = next(folder.glob("module_state.*"))
+    state_file = next(folder.glob("module_state.*"), None)
+    if state_file is None:
+        raise ValueError(f"{folder} has no module_state file: an incomplete RLlib checkpoint?")
     layers, activation = _actor_from_checkpoint(str(folder), state_file.stat().st_mtime_ns)
     agent = PolicyAgent(layers, activation, deterministic, seed)
     agent.name = f"rllib:{folder.name}"

@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 
 from formosa_envs.core.engine import CHANCE, TERMINAL
-from formosa_envs.core.errors import ConfigError, IllegalActionError
+from formosa_envs.core.errors import ConfigError, FormosaError, IllegalActionError
 from formosa_envs.games import make_game
 
 from .aec import REWARD_MODES, render_state
@@ -145,6 +145,8 @@ class SingleAgentEnv(gym.Env):
         or an RGB ``uint8`` image (``rgb_array``, needs the ``[render]`` extra)."""
         if self.render_mode is None:
             return None
+        if self.state is None:
+            raise FormosaError("render() before reset(): there is no game to draw yet")
         return render_state(self.game, self.state, self.render_mode, viewer=self.seat)
 
 

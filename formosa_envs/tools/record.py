@@ -74,6 +74,18 @@ def save_record(record: dict[str, Any], path: str | Path) -> Path:
     return target
 
 
+def check_record_folder(folder: str | Path) -> Path:
+    """A folder for ``--record``: refused if it already holds game records (a second
+    run would overwrite some of them and leave the rest mixed in)."""
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise RecordError(f"--record {target}: not a folder")
+    if target.is_dir() and any(target.glob("game_*.json")):
+        raise RecordError(f"--record {target} already holds game records; choose an empty "
+                          "or new folder")
+    return target
+
+
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read and check a record file; raises :class:`RecordError` naming the problem."""
     source = Path(path)
@@ -104,11 +116,33 @@ def check_record(record: Any, where: str = "record") -> None:
                               f"{record.get(key)!r:.60}")
     if record["game"] not in GAMES:
         raise RecordError(f"{where}: unknown game {record['game']!r}; known: {sorted(GAMES)}")
+    _check_fields(record, where)
     for index, step in enumerate(record["steps"]):
         if not (isinstance(step, list) and len(step) == 3 and isinstance(step[0], int)
                 and isinstance(step[1], int) and isinstance(step[2], str)):
             raise RecordError(f"{where}: step {index} must be [player, action, label], "
                               f"got {step!r:.80}")
+
+
+def _check_fields(record: dict[str, Any], where: str) -> None:
+    """Scores (one number per player), agents, seed and the truncated flag."""
+    n = record["num_players"]
+    scores = record["scores"]
+    if len(scores) != n or not all(_is_number(x) for x in scores):
+        raise RecordError(f"{where}: 'scores' must hold {n} numbers, got {scores!r:.80}")
+    agents = record.get("agents", [])
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise RecordError(f"{where}: 'agents' must be a list of agent names, got "
+                          f"{agents!r:.80}")
+    if not isinstance(record.get("truncated", False), bool):
+        raise RecordError(f"{where}: 'truncated' must be true or false")
+    seed = record.get("seed")
+    if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool)):
+        raise RecordError(f"{where}: 'seed' must be an integer, got {seed!r:.40}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def replay_states(record: dict[str, Any]) -> Iterator[tuple[int, Any, Any]]:

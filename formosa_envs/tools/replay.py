@@ -27,24 +27,59 @@ def replay_frames(record: dict[str, Any], viewer: int | None = None) -> list[dic
     """One frame per player move (chance runs merged), plus the opening frame.
 
     Each frame: ``svg``, ``label`` (what led to it), ``player`` (-1 chance, None
-    for the opening), ``step`` (the record's step index) and ``scores``.
+    for the opening), ``step`` (the record's step index) and ``scores``. With a
+    ``viewer``, the pictures and the labels show only what that seat saw (a deal
+    into other hands is not narrated). Raises :class:`RecordError` when the
+    record does not replay to its own final scores.
     """
     frames: list[dict[str, Any]] = []
     steps = record["steps"]
     pending: list[str] = []
+    told: str | None = None  # how the next step is narrated, from the state before it
     for index, game, state in replay_states(record):
         if index >= 0:
-            player, _action, label = steps[index]
-            pending.append(f"player {player}: {label}" if player >= 0 else f"chance: {label}")
-            next_is_chance = index + 1 < len(steps) and steps[index + 1][0] < 0
-            if player < 0 and next_is_chance:
+            player = steps[index][0]
+            if told is not None:
+                pending.append(f"player {player}: {told}" if player >= 0 else f"chance: {told}")
+            if player < 0 and index + 1 < len(steps) and steps[index + 1][0] < 0:
+                told = _narrate(game, state, steps, index + 1, viewer)
                 continue  # merge a run of chance steps into one frame
-        frames.append({"svg": game.render_svg(state, viewer),
-                       "label": "; ".join(pending) if pending else "start of the game",
-                       "player": None if index < 0 else steps[index][0], "step": index,
-                       "scores": [float(s) for s in game.scores(state)]})
+        frames.append(_frame(game, state, viewer, index, steps, pending))
         pending = []
+        told = _narrate(game, state, steps, index + 1, viewer)
+    check_final_scores(record, frames[-1]["scores"], game.is_terminal(state))
     return frames
+
+
+def _narrate(game: Any, state: Any, steps: list[list[Any]], index: int,
+             viewer: int | None) -> str | None:
+    """The label of step ``index`` as ``viewer`` hears it (None: not narrated)."""
+    if index >= len(steps):
+        return None
+    if viewer is None:
+        return steps[index][2]
+    return game.public_label(state, steps[index][1], viewer)
+
+
+def _frame(game: Any, state: Any, viewer: int | None, index: int, steps: list[list[Any]],
+           pending: list[str]) -> dict[str, Any]:
+    if index < 0:
+        label = "start of the game"
+    else:
+        label = "; ".join(pending) or "chance (not shown to this seat)"
+    return {"svg": game.render_svg(state, viewer), "label": label,
+            "player": None if index < 0 else steps[index][0], "step": index,
+            "scores": [float(s) for s in game.scores(state)]}
+
+
+def check_final_scores(record: dict[str, Any], scores: list[float], finished: bool) -> None:
+    """Raise :class:`RecordError` unless the replay ends as the record says it does."""
+    if [float(s) for s in record["scores"]] != [float(s) for s in scores]:
+        raise RecordError(f"the record says the final scores are {record['scores']}, its "
+                          f"steps lead to {scores}")
+    if not finished and not record.get("truncated", False):
+        raise RecordError("the record's steps stop before the game ends, and it is not "
+                          "marked truncated")
 
 
 def replay_html(record: dict[str, Any], viewer: int | None = None,

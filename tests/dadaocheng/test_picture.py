@@ -191,3 +191,13 @@ def test_whole_games_render(n: int) -> None:
         if game.is_terminal(state):
             assert step > 20
     assert game.is_terminal(state)
+
+
+def test_final_caption_follows_the_credit_tie_break(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Equal prestige: the caption names the winner by credit, as the returns do."""
+    from formosa_envs.games.dadaocheng.picture import caption_text
+    game, state = _play(2, 4, None)
+    monkeypatch.setattr(game, "prestige", lambda s: [12, 12])
+    state.credit = [5, 9]
+    assert game.returns(state)[1] > game.returns(state)[0]
+    assert caption_text(game, state) == "Game over - final scores: P0 12 PP, P1 12 PP - won by P1"

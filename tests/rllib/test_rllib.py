@@ -164,6 +164,10 @@ def test_checkpoint_loader_plays_like_the_module(ray_session: Path, tmp_path: Pa
         load_rllib_agent(tmp_path / "ckpt", module_id="learner")
     with pytest.raises(FileNotFoundError, match="not found"):
         load_rllib_agent(tmp_path / "missing")
+    partial = tmp_path / "partial" / "learner_group" / "learner" / "rl_module" / "learner"
+    partial.mkdir(parents=True)
+    with pytest.raises(ValueError, match="no module_state file"):
+        load_rllib_agent(tmp_path / "partial")
 
 
 def test_env_rejects_bad_configs() -> None:

@@ -75,11 +75,22 @@ def test_bad_settings_are_named(ray_session: Path, tmp_path: Path,
     assert "not an RLlib algorithm checkpoint" in capsys.readouterr().err
 
 
-def test_env_statistics_follow_the_learner_seat() -> None:
-    records = [{"seat_agent": ["opponent_1", "learner"], "rewards": [-1.0, 1.0],
-                "decisions": 10},
-               {"seat_agent": ["learner", None], "rewards": [-1.0, 1.0], "decisions": 20}]
-    stats = env_statistics(records, "league")
-    assert stats == {"episodes": 2, "rollout/ep_rew_mean": 0.0, "mean_decisions": 15.0}
-    assert env_statistics(records, "shared")["rollout/ep_rew_mean"] == -1.0
-    assert env_statistics([], "league") == {"episodes": 0}
+def test_env_statistics_count_every_game() -> None:
+    from formosa_envs.envs.rllib import RECORDS_KEPT, FormosaRLlibEnv
+    env = FormosaRLlibEnv({"game": "dadaocheng", "num_players": 1, "roles": "league",
+                           "seed": 1})
+    rewards, decisions = [], []
+    for _ in range(RECORDS_KEPT + 6):  # more games than the env keeps records of
+        obs, _ = env.reset()
+        done = False
+        while not done:
+            mask = obs["learner"]["action_mask"]
+            obs, reward, terms, truncs, _ = env.step({"learner": int(mask.argmax())})
+            done = terms["__all__"] or truncs["__all__"]
+        rewards.append(reward["learner"])
+        decisions.append(env.aec.engine_state.decisions)
+    stats = env_statistics(env.drain_totals())
+    assert stats["episodes"] == RECORDS_KEPT + 6 == len(rewards)
+    assert stats["rollout/ep_rew_mean"] == pytest.approx(sum(rewards) / len(rewards))
+    assert stats["mean_decisions"] == pytest.approx(sum(decisions) / len(decisions))
+    assert env_statistics(env.drain_totals()) == {"episodes": 0}
