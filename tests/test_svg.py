@@ -54,3 +54,24 @@ def test_final_caption_names_scores_and_winners() -> None:
     assert final_caption([7, 7], "PP").endswith("won by P0 and P1")
     assert final_caption([7, 7], "VP", winners=[1]).endswith("won by P1")
     assert final_caption([55], "PP", winners=()) == "Game over - final scores: P0 55 PP"
+
+
+def test_reuse_draws_a_piece_once_and_repeats_its_text() -> None:
+    calls: list[tuple] = []
+
+    def piece(svg: Svg, colour: str) -> None:
+        calls.append((colour,))
+        svg.rect(0, 0, 5, 5, fill=colour, cls="piece")
+
+    direct = Svg(10, 10)
+    piece(direct, "red")
+    calls.clear()
+    reused = Svg(10, 10)
+    for colour in ("red", "red", "blue", "red"):
+        reused.reuse(piece, colour)
+    assert calls == [("red",), ("blue",)]
+    assert reused.parts.count(direct.parts[0]) == 3
+    keyed = Svg(10, 10)
+    keyed.reuse(piece, "green", key="board")
+    keyed.reuse(piece, "yellow", key="board")  # same key: the first drawing again
+    assert keyed.parts[0] == keyed.parts[1] and "green" in keyed.parts[1]

@@ -17,12 +17,14 @@ Numbers are written with at most two decimals; text is XML-escaped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from xml.sax.saxutils import escape, quoteattr
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 CAPTION_HEIGHT = 30
+FRAGMENT_LIMIT = 50_000  # pieces kept by Svg.reuse (a bound on memory)
+_FRAGMENTS: dict[tuple[object, ...], str] = {}
 
 
 def _num(value: float) -> str:
@@ -103,6 +105,25 @@ class Svg:
         finally:
             self._open_groups -= 1
             self.parts.append("</g>")
+
+    def reuse(self, draw: Callable[..., object], *args: object,
+              key: Hashable | None = None) -> None:
+        """Append ``draw(svg, *args)``'s shapes, drawn once per ``key`` and then reused.
+
+        Pictures repeat the same pieces (a card face, a marker, a board frame), and a
+        replay draws thousands of states: the SVG text of each piece is kept, keyed by
+        ``(draw, *args)`` (hashable) unless ``key`` is given. Pieces are drawn at
+        their own coordinates; place them with a ``group(transform=...)``.
+        """
+        cache_key = (draw, *args) if key is None else (draw, key)
+        text = _FRAGMENTS.get(cache_key)
+        if text is None:
+            scratch = Svg(1, 1)
+            draw(scratch, *args)
+            text = "".join(scratch.parts)
+            if len(_FRAGMENTS) < FRAGMENT_LIMIT:
+                _FRAGMENTS[cache_key] = text
+        self.parts.append(text)
 
     def caption(self, content: str, size: float = 13) -> None:
         """A band under the picture naming the pending decision (grows the height)."""

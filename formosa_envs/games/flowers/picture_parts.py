@@ -48,13 +48,11 @@ def draw_card(svg: Svg, card: Card, x: float, y: float, small: bool = False,
               ring: str | None = None) -> None:
     """A face-up card (class ``card``): month band, icon symbol, short tag, tooltip."""
     with svg.group(transform=f"translate({x:.1f} {y:.1f})"):
-        svg.parts.extend(_face(card, small, ring))
+        svg.reuse(_face, card, small, ring)
 
 
-@lru_cache(maxsize=1024)
-def _face(card: Card, small: bool, ring: str | None) -> tuple[str, ...]:
-    """The SVG parts of a card face at the origin (drawn once per card and size)."""
-    svg = Svg(0, 0)
+def _face(svg: Svg, card: Card, small: bool, ring: str | None) -> None:
+    """A card face at the origin (drawn once per card, size and ring: ``Svg.reuse``)."""
     w, h = SMALL if small else BIG
     band = 15.0 if small else 18.0
     svg.tooltip(f"{card.short} (card {card.id})")
@@ -70,7 +68,6 @@ def _face(card: Card, small: bool, ring: str | None) -> tuple[str, ...]:
     _symbol(svg, kind, w / 2, band + (10 if small else 13), 5.0 if small else 6.5)
     tag = "+".join(KINDS[i][0] for i in card.icons) or ("wild" if card.is_wild else "plain")
     svg.text(w / 2, h - 5, tag, size=10, anchor="middle", fill=KINDS[kind][1] if kind else "#777")
-    return tuple(svg.parts)
 
 
 def _band(svg: Svg, card: Card, w: float, band: float) -> None:

@@ -170,7 +170,7 @@ def _landmark_pill(svg: Svg, game: TaiwanGame, s: TaiwanState, x: float, y: floa
         fill = stroke = P.owner_colour(who, s.num_players)
         ink, note = P.owner_ink(who), f"P{who} built"
     style = (fill, stroke, ink, 2 if place == "track" else 1)
-    P.cached(svg, _pill, x, y, w, name, note, style, place)
+    svg.reuse(_pill, x, y, w, name, note, style, place)
 
 
 def _pill(svg: Svg, x: float, y: float, w: float, name: str, note: str,
@@ -226,7 +226,7 @@ def _decks(svg: Svg, game: TaiwanGame, s: TaiwanState, viewer: int | None) -> No
 def _score_track(svg: Svg, s: TaiwanState) -> None:
     x0, x1, line_y = RIGHT + 34, WIDTH - 24, 484
     top = max(50, -(-(max(s.vp) + 1) // 10) * 10)
-    P.cached(svg, _axis, x0, x1, line_y, top)
+    svg.reuse(_axis, x0, x1, line_y, top)
     placed: list[tuple[float, int]] = []
     for p in sorted(range(s.num_players), key=lambda q: s.vp[q]):
         px = x0 + (x1 - x0) * max(s.vp[p], 0) / top
@@ -314,7 +314,7 @@ def _holdings(svg: Svg, s: TaiwanState, p: int) -> None:
 
 def _track(svg: Svg, game: TaiwanGame, s: TaiwanState, p: int) -> None:
     columns = _columns(s)
-    P.cached(svg, _track_frame, tuple(columns))
+    svg.reuse(_track_frame, tuple(columns))
     for i, col in enumerate(columns):
         x = TRACK_X + i * TRACK_COL
         cards = [code for code, sp in s.track[p] if sp == col]

@@ -9,7 +9,6 @@ green minor landmark), landmark cards are gold and each deck has its own back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from formosa_envs.core.svg import Svg
@@ -51,31 +50,10 @@ def owner_tag(owner: int, num_players: int) -> str:
     return "N" if owner >= num_players else f"P{owner}"
 
 
-_FRAGMENTS: dict[tuple[object, ...], str] = {}
-FRAGMENT_LIMIT = 50_000
-
-
-def cached(svg: Svg, draw: Callable[..., object], *args: object) -> None:
-    """Append ``draw(svg, *args)``'s shapes, drawn once per distinct ``args`` and reused.
-
-    Pictures repeat the same pieces at the same places (a replay draws thousands of
-    states), so the SVG text of each piece is kept; ``args`` must be hashable.
-    """
-    key = (draw, *args)
-    text = _FRAGMENTS.get(key)
-    if text is None:
-        scratch = Svg(1, 1)
-        draw(scratch, *args)
-        text = "".join(scratch.parts)
-        if len(_FRAGMENTS) < FRAGMENT_LIMIT:
-            _FRAGMENTS[key] = text
-    svg.parts.append(text)
-
-
 def marker(svg: Svg, x: float, y: float, r: float, owner: int, num_players: int,
            cls: str | None = "marker") -> None:
     """A marker of ``owner`` centred on (x, y): one colour and shape per seat."""
-    cached(svg, _marker, x, y, r, owner, num_players, cls)
+    svg.reuse(_marker, x, y, r, owner, num_players, cls)
 
 
 def _marker(svg: Svg, x: float, y: float, r: float, owner: int, num_players: int,
@@ -101,7 +79,7 @@ def _marker(svg: Svg, x: float, y: float, r: float, owner: int, num_players: int
 def chip(svg: Svg, x: float, y: float, item: str, count: int | str, size: float = 11) -> float:
     """An item symbol with its count to the right; returns the x after it."""
     text = str(count)
-    cached(svg, _chip, x, y, item, text, size)
+    svg.reuse(_chip, x, y, item, text, size)
     return x + 16 + len(text) * size * 0.62
 
 
@@ -177,7 +155,7 @@ def market_card(svg: Svg, x: float, y: float, game: TaiwanGame, code: int,
                 notes: tuple[str, str]) -> None:
     """A face-up card: name band in its kind colour, cost, time and VP, two notes."""
     with svg.group(cls="card-group", transform=f"translate({x:g} {y:g})"):
-        cached(svg, _card_face, code, card_info(game, code), card_kind(game, code), notes)
+        svg.reuse(_card_face, code, card_info(game, code), card_kind(game, code), notes)
 
 
 def _card_face(svg: Svg, code: int, info: Card, kind: str, notes: tuple[str, str]) -> None:
@@ -197,7 +175,7 @@ def _card_face(svg: Svg, code: int, info: Card, kind: str, notes: tuple[str, str
 
 def mini_card(svg: Svg, x: float, y: float, w: float, game: TaiwanGame, code: int) -> None:
     """A small card on a time track or in a tableau: its name on its kind colour."""
-    cached(svg, _mini_card, x, y, w, code, card_kind(game, code), card_info(game, code).name)
+    svg.reuse(_mini_card, x, y, w, code, card_kind(game, code), card_info(game, code).name)
 
 
 def _mini_card(svg: Svg, x: float, y: float, w: float, code: int, kind: str,

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.svg import Svg, final_caption, top_seats
 
-from .config import TeaConfig
 from .content import CHARACTER_NAMES
 from .picture_parts import (
     INK,
@@ -74,7 +73,6 @@ EVENT_SHORT = {1865: "Export", 1867: "Macau", 1868: "Refinery", 1869: "To the US
                1874: "Scenting", 1889: "Yong Ho", 1903: "Research", 1916: "Pouchong",
                1925: "Assam", 1936: "Yuchih", 1964: "Yabukita"}
 WL_FILL = ("#f6efd9", "#cfe1ef", "#9cc2e2")
-_STATIC: dict[TeaConfig, list[str]] = {}
 
 
 def render_svg(game: TeaGame, state: TeaState, viewer: int | None = None) -> str:
@@ -87,7 +85,7 @@ def render_svg(game: TeaGame, state: TeaState, viewer: int | None = None) -> str
     board_w = _board_width(s.num_players)
     svg = Svg(WIDTH, BOARDS_Y + board_height(board_w >= 584) + 10,
               title=f"{game.title}, round {s.round}")
-    svg.parts.extend(static_layer(game))
+    svg.reuse(_draw_static, game, key=game.config)  # the layout: drawn once per config
     _header(svg, s)
     _plantation(svg, game, s)
     _tracks(svg, game, s)
@@ -108,16 +106,6 @@ def caption_text(game: TeaGame, s: TeaState) -> str:
     if s.over:
         return final_caption(s.vp, "VP", top_seats(game.returns(s)))
     return f"Round {s.round}/{EVENTS_IN_GAME[s.num_players]} - {game.decision_description(s)}"
-
-
-def static_layer(game: TeaGame) -> list[str]:
-    """The SVG parts that depend only on ``game``'s configuration (cached per config)."""
-    parts = _STATIC.get(game.config)
-    if parts is None:
-        svg = Svg(WIDTH, 100)
-        _draw_static(svg, game)
-        parts = _STATIC[game.config] = svg.parts
-    return parts
 
 
 def _board_width(n: int) -> float:
