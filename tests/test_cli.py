@@ -95,3 +95,54 @@ def test_bench_functions_measure_and_format() -> None:
     assert engine.decisions > 0 and env.decisions > 0
     table = format_bench([c4, env, engine], "flowers", 2)
     assert "decisions/s" in table and "x" in table
+
+
+class _Terminal(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_in_a_log_is_a_few_plain_lines() -> None:
+    """Not a terminal (a log file, a pipe): lines, never a carriage-return redraw storm."""
+    from formosa_envs.tools.progress import progress
+    log = io.StringIO()
+    assert list(progress(range(5000), 5000, "simulating", stream=log, every=0.0)) == \
+        list(range(5000))
+    text = log.getvalue()
+    assert "\r" not in text
+    lines = text.splitlines()
+    assert 1 <= len(lines) <= 11, lines  # at most one per tenth, plus none extra
+    assert lines[-1].startswith("simulating: 100% 5000/5000")
+
+
+def test_progress_bar_by_hand_in_a_log_counts_new_work_and_notes() -> None:
+    from formosa_envs.tools.progress import ProgressBar
+    log = io.StringIO()
+    bar = ProgressBar(1000, "training", stream=log, start=400)
+    for done in range(400, 1300, 3):  # callers may report past the total
+        bar.update(done, "  vs random 40%")
+    bar.close()
+    bar.close()
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue() and len(lines) <= 7, lines
+    assert lines[-1].startswith("training: 100% 1000/1000") and "vs random 40%" in lines[-1]
+
+
+def test_progress_on_a_terminal_is_a_live_bar() -> None:
+    from formosa_envs.tools.progress import progress
+    tty = _Terminal()
+    list(progress(range(200), 200, "simulating", stream=tty, every=0.0))
+    text = tty.getvalue()
+    assert "\r" in text and "|" in text and "200/200" in text, text[-200:]
+
+
+def test_progress_disabled_writes_nothing() -> None:
+    from formosa_envs.tools.progress import ProgressBar, progress
+    out = _Terminal()
+    assert list(progress(range(3), 3, "x", stream=out, enabled=False)) == [0, 1, 2]
+    bar = ProgressBar(3, stream=out, enabled=False)
+    bar.update(2)
+    bar.close()
+    assert out.getvalue() == ""
