@@ -20,6 +20,7 @@ from . import observer
 from .cards import REGIONS, load_buildings, load_landmarks
 from .config import MAX_PLAYERS, MIN_PLAYERS, TaiwanConfig
 from .flow import FLOW, RED_KEYS
+from .invariants import check_state as check_taiwan_state
 from .payment import (
     BUY_COIN,
     WORKER,
@@ -277,19 +278,9 @@ class TaiwanGame(OpenGame):
         """A readable label."""
         return label_action(self, state, action)
 
-    def check_invariants(self, s: TaiwanState) -> None:
-        """Building copies, landmarks and markers are conserved; no negative holdings."""
-        n = s.num_players
-        for t in range(18):
-            owned = sum(s.bought[p][t] for p in range(n))
-            assert s.piles[t] + owned == (self.buildings[t].copies if s.in_game[t] else 0)
-        placed = {c - LANDMARK0 for p in range(n) for c, _ in s.track[p] if c >= LANDMARK0}
-        placed |= {c - LANDMARK0 for p in range(n) for c in s.built[p] if c >= LANDMARK0}
-        cards = [c for d in s.decks for c in d] + [c for c in s.face_up if c >= 0] + list(placed)
-        assert sorted(cards) == list(range(len(self.landmarks))), "landmarks lost"
-        for p in range(n):
-            on_board = sum(r.count(p) for r in s.regions)
-            assert on_board + s.markers[p] == 7, "markers lost"
-            values = [s.coins[p], s.workers[p], s.merchants[p], s.tribal[p], *s.res[p],
-                      *s.warehouse[p], s.markers[p]]
-            assert min(values) >= 0, f"negative holding for player {p}: {values}"
+    def check_conservation(self, s: TaiwanState) -> None:
+        """Building copies, landmarks, markers, holdings within their cards, red-building
+        owners and turn order agree (``invariants.py``); raise ``StateFormatError``."""
+        check_taiwan_state(self, s)
+
+    check_invariants = check_conservation  # until core's check_invariants calls it

@@ -1,0 +1,138 @@
+"""Conservation and consistency laws of a Taiwan Formosa state (``check_conservation``).
+
+Each law raises :class:`~formosa_envs.core.errors.StateFormatError` naming the field
+that breaks it (``core/invariants.py``). Rule ids refer to ``seeds/taiwan.md``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from formosa_envs.core.invariants import check_between, check_total, check_zones, require
+
+from .flow import RED_KEYS, TYPES_IN_GAME
+from .payment import FACTORY_KEYS
+from .state import LANDMARK0, MARKERS, NUM_DECKS, RESOURCES, Phase, TaiwanState
+
+if TYPE_CHECKING:
+    from .game import TaiwanGame
+
+RES_PER_WAREHOUSE = 3
+WORKERS_PER_TRIBAL_VILLAGE = 3
+
+
+def check_state(game: TaiwanGame, s: TaiwanState) -> None:
+    """Raise ``StateFormatError`` naming the first broken law."""
+    n = game.num_players
+    _check_buildings(game, s, n)
+    _check_landmarks(game, s, n)
+    _check_markers(s, n)
+    for p in range(n):
+        _check_holdings(game, s, p)
+    _check_exclusive(game, s, n)
+    _check_flow(s, n)
+
+
+def _check_buildings(game: TaiwanGame, s: TaiwanState, n: int) -> None:
+    """Every copy of the 12 building types drawn is in its pile or owned by one player."""
+    drawn = sum(1 for t in range(len(s.in_game)) if s.in_game[t])
+    # one type is drawn per setup step, the step counter runs one ahead of the draw
+    setup = min(max(s.setup_step - 1, 0), TYPES_IN_GAME)
+    want = setup if s.phase == Phase.SETUP else TYPES_IN_GAME
+    require(drawn == want, "in_game", f"{drawn} building types are in the game; "
+            f"expected {want} at setup step {s.setup_step}")
+    for t, building in enumerate(game.buildings):
+        copies = building.copies if s.in_game[t] else 0
+        parts = {f"piles[{t}]": s.piles[t]}
+        parts.update({f"bought[{p}][{t}]": s.bought[p][t] for p in range(n)})
+        check_total(f"piles[{t}]", parts, copies, item=f"{building.key} card")
+    for p in range(n):
+        codes = [c for c, _space in s.track[p]] + s.built[p]
+        for t in range(len(game.buildings)):
+            held = codes.count(t)
+            require(s.bought[p][t] == held, f"bought[{p}][{t}]",
+                    f"is {s.bought[p][t]}, but player {p}'s time track and completed cards "
+                    f"hold {held} {game.buildings[t].key} card(s)")
+        for i, (code, space) in enumerate(s.track[p]):
+            require(0 <= code < LANDMARK0 + len(game.landmarks), f"track[{p}][{i}]",
+                    f"card code {code} does not exist")
+            require(space >= 1, f"track[{p}][{i}]", f"space {space}: a card on space 0 "
+                    "is completed and leaves the time track (T-5)")
+
+
+def _check_landmarks(game: TaiwanGame, s: TaiwanState, n: int) -> None:
+    """Each landmark once: in its own deck, face up on its deck, or with one player."""
+    zones = {f"decks[{d}]": s.decks[d] for d in range(NUM_DECKS)}
+    zones["face_up"] = [c for c in s.face_up if c >= 0]
+    for p in range(n):
+        zones[f"track[{p}]"] = [c - LANDMARK0 for c, _ in s.track[p] if c >= LANDMARK0]
+        zones[f"built[{p}]"] = [c - LANDMARK0 for c in s.built[p] if c >= LANDMARK0]
+    check_zones("landmarks", zones, range(len(game.landmarks)), item="landmark")
+    for d in range(NUM_DECKS):
+        own = set(game.deck_cards[d])
+        stray = sorted(c for c in s.decks[d] if c not in own)
+        require(not stray, f"decks[{d}]", f"landmarks {stray} belong to another deck")
+        require(s.face_up[d] < 0 or s.face_up[d] in own, f"face_up[{d}]",
+                f"landmark {s.face_up[d]} does not belong to deck {d}")
+
+
+def _check_markers(s: TaiwanState, n: int) -> None:
+    """7 placeable markers per player; the 2-player neutral colour once per region."""
+    neutral = n if n == 2 else -1
+    for r, region in enumerate(s.regions):
+        bad = sorted({o for o in region if not (0 <= o < n or o == neutral)})
+        require(not bad, f"regions[{r}]", f"holds markers of owners {bad}; seats are 0..{n - 1}"
+                + (f", neutral {n}" if n == 2 else ""))
+        if n == 2:
+            want = 0 if s.phase == Phase.SETUP else 1
+            require(region.count(neutral) == want and (not want or region[0] == neutral),
+                    f"regions[{r}]", f"the neutral colour ({neutral}) has {want} marker per "
+                    "region, placed first")
+    for p in range(n):
+        parts = {f"markers[{p}]": s.markers[p]}
+        parts.update({f"regions[{r}]": region.count(p) for r, region in enumerate(s.regions)})
+        check_total(f"markers[{p}]", parts, MARKERS, item=f"player {p} marker")
+
+
+def _check_holdings(game: TaiwanGame, s: TaiwanState, p: int) -> None:
+    """No negative holding; what once-a-round cards provide stays within their copies."""
+    values = {f"coins[{p}]": s.coins[p], f"workers[{p}]": s.workers[p],
+              f"merchants[{p}]": s.merchants[p], f"tribal[{p}]": s.tribal[p]}
+    values.update({f"res[{p}][{r}]": s.res[p][r] for r in range(RESOURCES)})
+    values.update({f"warehouse[{p}][{r}]": s.warehouse[p][r] for r in range(RESOURCES)})
+    if not s.over:  # final scoring may subtract for uncompleted cards (T-8.1)
+        values[f"vp[{p}]"] = s.vp[p]
+    for name, value in values.items():
+        require(value >= 0, name, f"is {value}; a holding cannot be negative")
+    villages = game.completed(s, p, "tribal_village")
+    check_between(f"tribal[{p}]", s.tribal[p], 0, WORKERS_PER_TRIBAL_VILLAGE * villages,
+                  f"3 workers per completed Tribal Village, {villages} completed")
+    stores = game.completed(s, p, "warehouse")
+    check_between(f"warehouse[{p}]", sum(s.warehouse[p]), 0, RES_PER_WAREHOUSE * stores,
+                  f"3 resources per completed Warehouse, {stores} completed")
+    for r, key in enumerate(FACTORY_KEYS):
+        check_between(f"factory_used[{p}][{r}]", s.factory_used[p][r], 0,
+                      game.completed(s, p, key), f"one use per completed {key}")
+    check_between(f"temple_used[{p}]", s.temple_used[p], 0, game.completed(s, p, "temple"),
+                  "one use per completed temple")
+
+
+def _check_exclusive(game: TaiwanGame, s: TaiwanState, n: int) -> None:
+    """A red building's ability belongs to nobody or to a player who completed it (T-5)."""
+    for k, key in enumerate(RED_KEYS):
+        owner = s.exclusive[k]
+        require(owner == -1 or (0 <= owner < n and game.completed(s, owner, key) > 0),
+                f"exclusive[{k}]", f"is {owner}, but that seat has no completed {key}")
+
+
+def _check_flow(s: TaiwanState, n: int) -> None:
+    """Turn order in the dice and action phases; the game ends after the final round."""
+    if s.phase in (Phase.DICE, Phase.ACTIONS) and not s.over:
+        check_between("turns_done", s.turns_done, 1, n, "one turn per player per phase")
+        want = (s.start_player + s.turns_done - 1) % n
+        require(s.turn == want, "turn", f"is {s.turn}; turn {s.turns_done} of the phase "
+                f"belongs to seat {want} (start player {s.start_player})")
+    if s.over:
+        require(s.final_round and s.phase == Phase.ROUND_END, "over",
+                "is true, but the game ends only at the end of the final round (T-9)")
+        require(not s.stack, "stack", "a finished game has no pending decision")
