@@ -206,3 +206,33 @@ def check_illegal_actions(game: Game, seed: int) -> None:
         else:
             raise AssertionError(f"illegal action {bad!r} was accepted")
         assert game.to_json(state) == before, f"rejected action {bad!r} changed the state"
+
+
+def check_labels(game: Game, state: Any) -> None:
+    """Every option of ``state`` has its own label, and narration never contradicts it.
+
+    The options are the legal actions at a player's decision and the possible
+    outcomes at a chance node. Their ``action_label`` strings must be non-empty and
+    pairwise different (clients such as OpenSpiel key actions by their string, and
+    a person choosing a move must tell the options apart). ``public_label`` may
+    withhold an option from a viewer (None) but never renames it: any text it
+    gives is the option's ``action_label``.
+    """
+    if game.is_terminal(state):
+        return
+    player = game.current_player(state)
+    options = ([a for a, _ in game.chance_outcomes(state)] if player == CHANCE
+               else game.legal_actions(state))
+    labels: dict[str, int] = {}
+    for action in options:
+        label = game.action_label(state, action)
+        assert isinstance(label, str) and label.strip(), f"action {action}: empty label"
+        assert label not in labels, (
+            f"actions {labels[label]} and {action} share the label {label!r} "
+            f"({game.decision_description(state)})")
+        labels[label] = action
+        for viewer in (None, *range(game.num_players)):
+            told = game.public_label(state, action, viewer)
+            assert told is None or told == label, (
+                f"action {action}: public label {told!r} for viewer {viewer} differs from "
+                f"its label {label!r}")

@@ -17,7 +17,7 @@ from formosa_envs.core.errors import StateFormatError
 
 from . import observer
 from .actions import ACTION_SPACE, CAPTURE0, CASH, KEEP, LEAVE, MULTIPLIER, PLAY0
-from .cards import Card, load_cards
+from .cards import Card, display_names, load_cards
 from .config import MAX_PLAYERS, MIN_PLAYERS, FlowersConfig
 from .invariants import check_state as check_flowers_state
 from .picture import render_svg
@@ -44,7 +44,7 @@ class FlowersGame(StackGame):
         self.match_mask = [self._match_bits(c) for c in self.cards]
         self._pile_cache: dict[int, PileScore] = {}
         self._codes = encode_cards(self.cards)
-        self.names = [c.short for c in self.cards]
+        self.names = list(display_names(self.cards))
         self.hand_size = self.config.hand_size
         self.deal_total = self.hand_size * self.num_players + self.config.field_size
         self.vp_threshold = self.config.vp_threshold
@@ -208,7 +208,7 @@ def _label_leave(game: FlowersGame, s: FlowersState, idx: int) -> str:
     free = [m for m in card.months
             if not any(m in game.cards[f].months for f in s.field)]
     month = f" as month {free[0]}" if len(free) == 1 else ""
-    return f"leave {card.short} on the field{month}"
+    return f"leave {game.names[s.pending]} on the field{month}"
 
 
 def _label_keep(game: FlowersGame, s: FlowersState, idx: int) -> str:

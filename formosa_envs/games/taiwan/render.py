@@ -93,7 +93,9 @@ def _track_label(game: TaiwanGame, s: TaiwanState, i: int) -> str:
     p = s.stack[-1].player if s.stack else 0
     if i < len(s.track[p]):
         code, space = s.track[p][i]
-        return f"work overtime on {card_name(game, code)} ({space} -> {space - 1})"
+        twins = [j for j, (c, sp) in enumerate(s.track[p]) if (c, sp) == (code, space)]
+        copy = f", copy {twins.index(i) + 1} of {len(twins)}" if len(twins) > 1 else ""
+        return f"work overtime on {card_name(game, code)} ({space} -> {space - 1}{copy})"
     return f"work overtime on track entry {i}"
 
 
