@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from formosa_envs.core.data import load_rows, require
+from formosa_envs.core.data import bounded, check_ids, load_rows, require, row_id
+from formosa_envs.core.errors import DataError
+
+from .layouts import layout_table
 
 DATA_DIR = Path(__file__).parent / "data"
 COLOURS = ("red", "white", "green", "yellow", "black")
@@ -20,13 +23,20 @@ RED, WHITE, GREEN, YELLOW, BLACK = range(5)
 ANY = 5
 BUILDINGS = ("mansion", "store", "market", "workshop", "opium_den")
 MANSION, STORE, MARKET, WORKSHOP, DEN = range(5)
+NUM_DISCS, NUM_SHIPS, SHIPS_PER_LEVEL = 16, 36, 12
+"""16 discs; 36 ships (content-findings section 4), 12 per level (observed as / 12)."""
+MAX_CUBES, MAX_REQUIRED, MAX_CREDIT, MAX_SHIP_PRESTIGE = 3, 10, 5, 15
+"""A ship's cost per colour, required credit, credit and prestige, observed as / 3, / 10,
+/ 5 and / 15."""
+MAX_BUILDING_PRESTIGE, MAX_PILE = 10, 24
+"""A building's printed prestige; a building pile (observed as / 24)."""
 
 
 @dataclass(frozen=True)
 class Disc:
     """A two-sided resource disc."""
 
-    id: int
+    id: int = row_id()
     code: str
     sun: str
     back: str
@@ -43,13 +53,13 @@ class Disc:
 class Ship:
     """A ship card: level, cube cost, required credit, credit and prestige."""
 
-    id: int
+    id: int = row_id()
     code: str
-    level: int
-    cost: tuple[int, ...]
-    required: int
-    credit: int
-    prestige: int
+    level: int = bounded(1, 3)
+    cost: tuple[int, ...] = bounded(0, MAX_CUBES, length=(4, 4))
+    required: int = bounded(0, MAX_REQUIRED)
+    credit: int = bounded(0, MAX_CREDIT)
+    prestige: int = bounded(0, MAX_SHIP_PRESTIGE)
     source: str
     note: str = ""
 
@@ -58,11 +68,11 @@ class Ship:
 class Building:
     """A building type: cost, printed prestige, pile size per player count (1-4)."""
 
-    id: int
+    id: int = row_id()
     key: str
-    cost: tuple[int, ...]
-    prestige: int
-    piles: tuple[int, ...]
+    cost: tuple[int, ...] = bounded(0, MAX_CUBES, length=(4, 4))
+    prestige: int = bounded(0, MAX_BUILDING_PRESTIGE)
+    piles: tuple[int, ...] = bounded(0, MAX_PILE, length=(4, 4))
     source: str
     note: str = ""
 
@@ -71,7 +81,7 @@ class Building:
 class TempleFace:
     """What one die face gives at the Temple (a colour or ``any``)."""
 
-    face: int
+    face: int = bounded(0, 5)
     gives: str
     source: str
     note: str = ""
@@ -82,7 +92,7 @@ class Event:
     """A historical event card (effect implemented by ``key``)."""
 
     key: str
-    year: int
+    year: int = bounded(1800, 2000)
     name: str
     automatic: bool
     source: str
@@ -93,33 +103,33 @@ class Event:
 def load_discs(path: str | None = None) -> tuple[Disc, ...]:
     """16 discs, exactly 4 with a black sun side, no disc with one colour twice."""
     file = Path(path) if path else DATA_DIR / "discs.toml"
-    discs = tuple(load_rows(file, "disc", Disc))
-    require([d.id for d in discs] == list(range(16)), file, "disc ids must be 0..15 in order")
+    discs = tuple(load_rows(file, "disc", Disc, ids=NUM_DISCS))
     for d in discs:
         require(d.sun in COLOURS and d.back in COLOURS, file,
                  f"disc {d.code}: colours must be among {COLOURS}")
         require(d.sun != d.back, file, f"disc {d.code}: both sides show {d.sun}")
     require(sum(d.sun == "black" for d in discs) == 4, file,
              "exactly 4 discs must show black (opium) on their sun side")
+    commodity = tuple(sorted(d.faces[0] for d in discs if d.sun != "black"))
+    for solo in (False, True):  # DDC-2.3: a layout must exist for either setup condition
+        try:
+            layout_table(commodity, solo)
+        except ValueError as exc:
+            raise DataError(f"{file}: {exc}") from None
     return discs
 
 
 @lru_cache(maxsize=8)
 def load_ships(path: str | None = None) -> tuple[Ship, ...]:
-    """Ship cards: levels 1-3, 4-colour costs, non-negative values."""
+    """The 36 ship cards (ids 0..35 in order), 12 per level; bounded costs and values."""
     file = Path(path) if path else DATA_DIR / "ships.toml"
-    ships = tuple(load_rows(file, "ship", Ship))
-    require([s.id for s in ships] == list(range(len(ships))), file,
-             "ship ids must be 0..N-1 in order")
+    ships = tuple(load_rows(file, "ship", Ship, ids=NUM_SHIPS))
     for s in ships:
-        require(s.level in (1, 2, 3), file, f"ship {s.code}: level must be 1-3")
-        require(len(s.cost) == 4 and min(s.cost) >= 0 and sum(s.cost) > 0, file,
-                 f"ship {s.code}: cost must be 4 non-negative counts (red, white, green, yellow)")
-        require(min(s.required, s.credit, s.prestige) >= 0, file,
-                 f"ship {s.code}: required credit, credit and prestige must be >= 0")
-    for level in (1, 2, 3):
-        require(sum(s.level == level for s in ships) >= 6, file,
-                 f"level {level} needs at least 6 ships (the solo game draws 6)")
+        require(sum(s.cost) > 0, file,
+                f"ship {s.code}: cost must be 4 counts (red, white, green, yellow), not all 0")
+    per_level = [sum(s.level == level for s in ships) for level in (1, 2, 3)]
+    require(per_level == [SHIPS_PER_LEVEL] * 3, file,
+            f"each level needs {SHIPS_PER_LEVEL} ships, found {per_level} (levels 1, 2, 3)")
     return ships
 
 
@@ -128,12 +138,12 @@ def load_buildings(path: str | None = None) -> tuple[Building, ...]:
     """The five building types in id order with 4-colour costs and 4 pile sizes."""
     file = Path(path) if path else DATA_DIR / "buildings.toml"
     rows = tuple(load_rows(file, "building", Building))
-    require([b.key for b in rows] == list(BUILDINGS), file,
-             f"buildings must be {BUILDINGS} in id order")
+    keys = [b.key for b in rows]
+    require(keys == list(BUILDINGS), file,
+            f"buildings must be {BUILDINGS} in id order (one row each), found {keys}")
+    check_ids([b.id for b in rows], len(BUILDINGS), f"{file} [[building]]")
     for b in rows:
-        require(len(b.cost) == 4 and min(b.cost) >= 0, file, f"{b.key}: cost needs 4 counts")
-        require(len(b.piles) == 4 and min(b.piles) >= 0, file,
-                 f"{b.key}: piles needs a count for 1, 2, 3 and 4 players")
+        require(sum(b.cost) > 0, file, f"{b.key}: cost must be 4 counts, not all 0")
     return rows
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from formosa_envs.core.config import check_player_count
-from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.config import check_options, check_player_count, int_option, path_option
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_TARGET_VP = 120
+"""Highest ``target_vp``: twice the rulebook's 60. Random 4-player games reach 120 VP within
+16 rounds and 480 decisions, far inside ``max_game_length`` (4000); a target that no game can
+reach in that budget would only ever end by truncation."""
 
 
 @dataclass(frozen=True)
@@ -18,25 +21,18 @@ class FlowersConfig:
         num_players: 2, 3 or 4.
         current_month: ``None`` (variant off) or 1-12: the optional Current Month set.
         card_file: path to an alternative ``cards.toml`` (e.g. printed values), or None.
-        target_vp: VP that ends the game at the end of a round (rulebook: 60).
+        target_vp: VP that ends the game at the end of a round (rulebook: 60; 1 to
+            :data:`MAX_TARGET_VP`).
     """
 
-    num_players: int = 2
-    current_month: int | None = None
-    card_file: str | None = None
-    target_vp: int = 60
+    num_players: int = int_option(2, MIN_PLAYERS, MAX_PLAYERS)
+    current_month: int | None = int_option(None, 1, 12, none_ok=True)
+    card_file: str | None = path_option()
+    target_vp: int = int_option(60, 1, MAX_TARGET_VP)
 
     def __post_init__(self) -> None:
         check_player_count("flowers", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        month = self.current_month
-        if month is not None and (isinstance(month, bool) or not isinstance(month, int)
-                                  or not 1 <= month <= 12):
-            raise ConfigError(f"current_month must be None or a month 1-12, got {month!r}")
-        if self.card_file is not None and not isinstance(self.card_file, str):
-            raise ConfigError(f"card_file must be a path string, got {self.card_file!r}")
-        if isinstance(self.target_vp, bool) or not isinstance(self.target_vp, int) \
-                or self.target_vp < 1:
-            raise ConfigError(f"target_vp must be a positive integer, got {self.target_vp!r}")
+        check_options(self, "flowers")
 
     @property
     def hand_size(self) -> int:

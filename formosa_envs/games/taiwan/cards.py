@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from formosa_envs.core.data import load_rows
+from formosa_envs.core.data import bounded, load_rows, row_id
 from formosa_envs.core.errors import DataError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -64,22 +64,29 @@ NUM_BUILDING_TYPES = len(BUILDING_KEYS)
 NUM_LANDMARKS = 16
 NUM_LANDMARK_DECKS = 5
 MIN_TIME, MAX_TIME = 1, 5
+MAX_RESOURCE, MAX_COINS, MAX_WORKERS, MAX_VP, MAX_COPIES = 8, 9, 5, 20, 4
+"""Bounds of printed values (docs/data-files.md): a pending payment's units per kind are
+observed as count / 10, so each unit kind of a purchase (a resource, the coins plus the
+Urban Development Bureau fee, the worker icons plus the purchase's worker) stays at most 10;
+piles and cards bought are observed as count / 4 (the rulebook's 4 copies)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PrintedCard:
     """What every building and landmark card prints: cost, time cost and VP.
 
-    The cost excludes the 1 worker that every purchase adds.
+    ``workers`` are the cost's worker icons (0 on every packaged card); every
+    purchase pays 1 more worker on top of them (T-4.5, R-41).
     """
 
-    wood: int
-    brick: int
-    steel: int
-    stone: int
-    coins: int
-    time: int
-    vp: int
+    wood: int = bounded(0, MAX_RESOURCE)
+    brick: int = bounded(0, MAX_RESOURCE)
+    steel: int = bounded(0, MAX_RESOURCE)
+    stone: int = bounded(0, MAX_RESOURCE)
+    coins: int = bounded(0, MAX_COINS)
+    time: int = bounded(MIN_TIME, MAX_TIME)
+    vp: int = bounded(0, MAX_VP)
+    workers: int = bounded(0, MAX_WORKERS, default=0, kw_only=True)
 
     @property
     def cost(self) -> tuple[int, int, int, int, int]:
@@ -96,11 +103,11 @@ class PrintedCard:
 class BuildingType(PrintedCard):
     """One building type: its key (the ability), kind and number of copies."""
 
-    id: int
+    id: int = row_id()
     key: str
     name: str
     kind: str
-    copies: int
+    copies: int = bounded(1, MAX_COPIES)
     source: str
     note: str = ""
 
@@ -109,9 +116,9 @@ class BuildingType(PrintedCard):
 class Landmark(PrintedCard):
     """One landmark card: its deck (back colour) and region."""
 
-    id: int
+    id: int = row_id()
     name: str
-    deck: int
+    deck: int = bounded(0, NUM_LANDMARK_DECKS - 1)
     region: str
     source: str
     note: str = ""
@@ -142,14 +149,7 @@ def _check_ids(ids: list[int], expected: int, file: Path, what: str) -> None:
 
 
 def _check_cost_and_time(row: BuildingType | Landmark, where: str) -> None:
-    for name, value in zip((*RESOURCES, "coins"), row.cost, strict=True):
-        if value < 0:
-            raise DataError(f"{where}: {name!r} must not be negative, got {value}")
-    if not MIN_TIME <= row.time <= MAX_TIME:
-        raise DataError(f"{where}: 'time' must be between {MIN_TIME} and {MAX_TIME}, "
-                        f"got {row.time}")
-    if row.vp < 0:
-        raise DataError(f"{where}: 'vp' must not be negative, got {row.vp}")
+    """Name check (cost, time and VP bounds are field bounds, checked by the row loader)."""
     if not row.name.strip():
         raise DataError(f"{where}: 'name' must not be empty")
 
@@ -168,8 +168,6 @@ def _validate_buildings(rows: tuple[BuildingType, ...], file: Path) -> None:
         if row.kind != BUILDING_KINDS[row.key]:
             raise DataError(f"{where}: kind must be {BUILDING_KINDS[row.key]!r} "
                             f"(the rulebook's kind for this building), got {row.kind!r}")
-        if row.copies < 1:
-            raise DataError(f"{where}: 'copies' must be at least 1, got {row.copies}")
         _check_cost_and_time(row, where)
     missing = [key for key in BUILDING_KEYS if key not in keys]
     if missing:
@@ -188,9 +186,6 @@ def _validate_landmarks(rows: tuple[Landmark, ...], file: Path) -> None:
         where = f"{file}: landmark row id={row.id} name={row.name!r}"
         if names[row.name] > 1:
             raise DataError(f"{where}: duplicate landmark name")
-        if not 0 <= row.deck < NUM_LANDMARK_DECKS:
-            raise DataError(f"{where}: 'deck' must be between 0 and "
-                            f"{NUM_LANDMARK_DECKS - 1}, got {row.deck}")
         if row.region not in REGIONS:
             raise DataError(f"{where}: unknown region {row.region!r}; "
                             f"allowed: {list(REGIONS)}")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from formosa_envs.core.config import check_player_count
-from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.config import check_options, check_player_count, int_option, path_option
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
@@ -19,13 +18,10 @@ class TaiwanConfig:
         building_file / landmark_file: alternative data files (e.g. printed values).
     """
 
-    num_players: int = 2
-    building_file: str | None = None
-    landmark_file: str | None = None
+    num_players: int = int_option(2, MIN_PLAYERS, MAX_PLAYERS)
+    building_file: str | None = path_option()
+    landmark_file: str | None = path_option()
 
     def __post_init__(self) -> None:
         check_player_count("taiwan", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        for name in ("building_file", "landmark_file"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, str):
-                raise ConfigError(f"{name} must be a path string, got {value!r}")
+        check_options(self, "taiwan")

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from formosa_envs.core.config import check_player_count
-from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.config import (
+    bool_option,
+    check_options,
+    check_player_count,
+    choice_option,
+    int_option,
+    path_option,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -22,20 +28,12 @@ class TeaConfig:
         board_file / merchant_file: alternative data files (e.g. printed values).
     """
 
-    num_players: int = 2
-    advanced: bool = False
-    merchant_cards: int = 28
-    board_file: str | None = None
-    merchant_file: str | None = None
+    num_players: int = int_option(2, MIN_PLAYERS, MAX_PLAYERS)
+    advanced: bool = bool_option(False)
+    merchant_cards: int = choice_option(28, (28, 24))
+    board_file: str | None = path_option()
+    merchant_file: str | None = path_option()
 
     def __post_init__(self) -> None:
         check_player_count("tea", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        if not isinstance(self.advanced, bool):
-            raise ConfigError(f"advanced must be True or False, got {self.advanced!r}")
-        if self.merchant_cards not in (24, 28):
-            raise ConfigError(f"merchant_cards must be 28 (rulebook) or 24 (retailer), "
-                              f"got {self.merchant_cards!r}")
-        for name in ("board_file", "merchant_file"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, str):
-                raise ConfigError(f"{name} must be a path string, got {value!r}")
+        check_options(self, "tea")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from formosa_envs.core.data import load_rows, require
+from formosa_envs.core.data import bounded, load_rows, require, row_id
 from formosa_envs.core.errors import DataError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -37,6 +37,14 @@ ACTION_DISCS = ("action_global", "action_processing")
 CHARACTERS = ("wang_shui_jing", "wei_jing_shi", "john_dodd", "li_chun_sheng",
               "arai_kokichiro", "wu_zhen_duo", "hsu_ying_xiang")
 """The 7 characters (rulebook, Characters); effects are implemented by key."""
+MAX_TRACK_SPACES, MAX_TECH_SPACES, MAX_DOMESTIC_SPACES = 8, 8, 16
+"""Track lengths the picture and the observation carry (tech level / 8, Domestic position /
+15, the processing tracks drawn 8 spaces wide)."""
+MAX_DEMAND, MAX_MERCHANT_VP, MAX_STAGE_CARDS = 4, 20, 12
+"""A merchant's demand per tea and VP are observed as / 4 and / 20; a stage's deck as / 12."""
+MERCHANT_CARDS, RETAILER_DROPS = 28, 4
+"""The rulebook's 28 merchant cards; the retailer's 24 are the 28 less the 4 marked
+``in_24 = false`` (seeds/tea.md R-3), so a merchant file holds exactly those."""
 CHARACTER_NAMES = ("Wang Shui Jing", "Wei Jing Shi", "John Dodd", "Li Chun Sheng",
                    "Arai Kokichiro", "Wu Zhen Duo", "Hsu Ying Xiang")
 
@@ -46,7 +54,7 @@ class ProcessingRow:
     """One processing track: the effect of every space (the last has none)."""
 
     track: str
-    effects: tuple[str, ...]
+    effects: tuple[str, ...] = bounded(length=(2, MAX_TRACK_SPACES))
     source: str
     note: str = ""
 
@@ -56,8 +64,8 @@ class TechnologyRow:
     """One technology track: the reward (and its value) of spaces 1..N."""
 
     track: str
-    rewards: tuple[str, ...]
-    values: tuple[int, ...]
+    rewards: tuple[str, ...] = bounded(length=(1, MAX_TECH_SPACES))
+    values: tuple[int, ...] = bounded(0, 10, length=(1, MAX_TECH_SPACES))
     source: str
     note: str = ""
 
@@ -66,8 +74,8 @@ class TechnologyRow:
 class DomesticRow:
     """The Domestic Market track: VP and reward of spaces 0..N."""
 
-    vp: tuple[int, ...]
-    rewards: tuple[str, ...]
+    vp: tuple[int, ...] = bounded(0, 50, length=(2, MAX_DOMESTIC_SPACES))
+    rewards: tuple[str, ...] = bounded(length=(2, MAX_DOMESTIC_SPACES))
     source: str
     note: str = ""
 
@@ -76,8 +84,8 @@ class DomesticRow:
 class WeatherRow:
     """One two-sided weather tile: the water level of each face."""
 
-    tile: int
-    faces: tuple[int, ...]
+    tile: int = bounded(0, 3)
+    faces: tuple[int, ...] = bounded(0, 2, length=(2, 2))
     source: str
     note: str = ""
 
@@ -86,7 +94,7 @@ class WeatherRow:
 class MarketRow:
     """One Global Market space and its bonus action."""
 
-    space: int
+    space: int = bounded(0, 2)
     bonus: str
     source: str
     note: str = ""
@@ -96,14 +104,14 @@ class MarketRow:
 class Merchant:
     """A merchant card: demand per tea, VP by quality, the icon scored at game end."""
 
-    id: int
+    id: int = row_id()
     code: str
-    stage: int
-    demand: tuple[int, ...]
+    stage: int = bounded(1, 3)
+    demand: tuple[int, ...] = bounded(0, MAX_DEMAND, length=(3, 3))
     icon: str
-    good: int
-    normal: int
-    poor: int
+    good: int = bounded(0, MAX_MERCHANT_VP)
+    normal: int = bounded(0, MAX_MERCHANT_VP)
+    poor: int = bounded(0, MAX_MERCHANT_VP)
     in_24: bool
     source: str
     note: str = ""
@@ -123,7 +131,7 @@ class Event:
     """A historical event card (the effect is implemented by ``key``)."""
 
     key: str
-    year: int
+    year: int = bounded(1800, 2000)
     name: str
     source: str
     note: str = ""
@@ -201,19 +209,26 @@ def load_board(path: str | None = None) -> Board:
 
 @lru_cache(maxsize=8)
 def load_merchants(path: str | None = None) -> tuple[Merchant, ...]:
-    """Load and validate a merchant file: ids 0..N-1 in order, 3 stages, sane VP."""
+    """Load and validate a merchant file: the 28 cards (ids 0..27 in order), 4 of them
+    outside the retailer's 24, at most 12 per stage in either deck, sane demand and VP."""
     file = Path(path) if path else DEFAULT_MERCHANT_FILE
-    cards = tuple(load_rows(file, "merchant", Merchant))
+    cards = tuple(load_rows(file, "merchant", Merchant, ids=MERCHANT_CARDS))
     where = str(file)
-    require([c.id for c in cards] == list(range(len(cards))), where,
-             "merchant ids must be 0..N-1 in file order")
     for c in cards:
-        require(c.stage in (1, 2, 3), where, f"merchant {c.code}: stage must be 1-3")
-        require(len(c.demand) == 3 and min(c.demand) >= 0 and 1 <= sum(c.demand) <= 6,
-                 where, f"merchant {c.code}: demand must be 3 counts summing to 1-6")
+        require(1 <= sum(c.demand) <= 6, where,
+                f"merchant {c.code}: demand must be 3 counts summing to 1-6")
         require(c.icon in TEAS, where, f"merchant {c.code}: icon must be one of {TEAS}")
         require(0 <= c.poor <= c.normal <= c.good, where,
                  f"merchant {c.code}: VP must satisfy poor <= normal <= good")
+    dropped = [c.code for c in cards if not c.in_24]
+    require(len(dropped) == RETAILER_DROPS, where,
+            f"exactly {RETAILER_DROPS} merchant cards must be marked in_24 = false (the "
+            f"rulebook's 28 less the retailer's 24), found {len(dropped)}: {dropped}")
+    for deck, name in ((cards, "28-card"), ([c for c in cards if c.in_24], "24-card")):
+        per_stage = [sum(c.stage == st for c in deck) for st in (1, 2, 3)]
+        require(all(1 <= n <= MAX_STAGE_CARDS for n in per_stage), where,
+                f"the {name} deck must hold 1-{MAX_STAGE_CARDS} cards of each stage, "
+                f"found {per_stage} (stages 1, 2, 3)")
     return cards
 
 
