@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from formosa_envs.core.data import load_rows
+from formosa_envs.core.data import bounded, load_rows, row_id
 from formosa_envs.core.errors import DataError
 
 DEFAULT_CARD_FILE = Path(__file__).parent / "data" / "cards.toml"
@@ -25,9 +25,9 @@ ICONS = ("night", "bird", "animal", "weather")
 class Card:
     """One flower card: its months (two for a wild card) and icons."""
 
-    id: int
-    months: tuple[int, ...]
-    icons: tuple[str, ...]
+    id: int = row_id()
+    months: tuple[int, ...] = bounded(1, 12, length=(1, 2), unique=True)
+    icons: tuple[str, ...] = bounded(length=(0, len(ICONS)), unique=True)
     source: str
     note: str = ""
 
@@ -59,7 +59,7 @@ def display_names(cards: tuple[Card, ...]) -> tuple[str, ...]:
 def load_cards(path: str | None = None) -> tuple[Card, ...]:
     """Load and validate the 54-card deck (the default file when ``path`` is None)."""
     file = Path(path) if path else DEFAULT_CARD_FILE
-    cards = tuple(load_rows(file, "card", Card))
+    cards = tuple(load_rows(file, "card", Card, ids=NUM_CARDS))
     _validate_deck(cards, file)
     return cards
 
