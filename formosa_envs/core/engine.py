@@ -29,6 +29,7 @@ import numpy as np
 from .actions import ActionSpace
 from .decisions import Decision, Handler
 from .errors import IllegalActionError, StateFormatError
+from .schema import StateSchema, check_schema
 from .serialize import state_from_dict, state_to_dict
 
 CHANCE = -1
@@ -37,6 +38,8 @@ AUTO = -2
 """``player`` of an automatic frame: a queued continuation the engine runs itself."""
 TERMINAL = -4
 """``current_player`` value once the game is over."""
+_SAVE_KEYS = frozenset({"game", "config", "state"})
+"""The top-level keys of a saved state (:meth:`Game.to_json`)."""
 
 
 class Game(ABC):
@@ -173,6 +176,10 @@ class Game(ABC):
         """An independent copy of ``state``."""
         return state.clone()
 
+    state_schema: ClassVar[StateSchema | None] = None
+    """The declarative schema of the state's fields (``core.schema``), checked by
+    :meth:`validate_state`; None checks only the generic fields (player count, stack)."""
+
     def to_json(self, state: Any) -> str:
         """Serialise ``state`` (with the game name and config) as a JSON string."""
         payload = {"game": self.name, "config": self.config_dict(),
@@ -180,25 +187,40 @@ class Game(ABC):
         return json.dumps(payload, separators=(",", ":"))
 
     def from_json(self, text: str) -> Any:
-        """Restore a state saved by :meth:`to_json`; raise ``StateFormatError`` if corrupt."""
+        """Restore a state saved by :meth:`to_json`, validated whole (every field's type,
+        length and range, the decision stack, the game's conservation laws).
+
+        Raises ``StateFormatError`` naming the first broken field; a state that loads
+        plays exactly like the one that was saved.
+        """
         try:
             payload = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
+        except (TypeError, json.JSONDecodeError, RecursionError) as exc:
             raise StateFormatError(f"saved {self.name} state is not valid JSON: {exc}") from None
         if not isinstance(payload, dict) or payload.get("game") != self.name:
             found = payload.get("game") if isinstance(payload, dict) else type(payload).__name__
             raise StateFormatError(f"saved state is for game {found!r}, not {self.name!r}")
-        if payload.get("config") != self.config_dict():
+        keys = set(payload)
+        if keys != _SAVE_KEYS:
             raise StateFormatError(
-                f"saved state has config {payload.get('config')!r}, "
+                f"saved state must have exactly the keys {sorted(_SAVE_KEYS)}: "
+                f"missing {sorted(_SAVE_KEYS - keys)}, unknown {sorted(keys - _SAVE_KEYS)}")
+        if payload["config"] != self.config_dict():
+            raise StateFormatError(
+                f"saved state has config {payload['config']!r:.200}, "
                 f"this game has {self.config_dict()!r}")
-        state = state_from_dict(self.state_class, payload.get("state"))
+        state = state_from_dict(self.state_class, payload["state"])
         self.validate_state(state)
         return state
 
     def validate_state(self, state: Any) -> None:
-        """Check a restored state's invariants; raise ``StateFormatError`` if broken."""
-        return None
+        """Check ``state`` whole; the same check as :meth:`check_invariants`.
+
+        First the schema (:func:`~formosa_envs.core.schema.check_schema`: every field's
+        type, length and range, the decision stack), then the game's
+        :meth:`check_conservation`. Raises ``StateFormatError`` naming the field.
+        """
+        _check_whole(self, state)
 
     def public_label(self, state: Any, action: int, viewer: int | None) -> str | None:
         """How ``action`` is narrated to ``viewer`` (None: a table of spectators).
@@ -228,9 +250,20 @@ class Game(ABC):
         return []
 
     def check_invariants(self, state: Any) -> None:
-        """Conservation laws (cards, cubes, coins); raise ``AssertionError`` if broken.
+        """Check ``state`` whole (schema, then conservation); raise ``StateFormatError``.
 
-        Called by the contract-check kit after every step of its random games.
+        The same check as :meth:`validate_state`, which :meth:`from_json` runs: a state
+        that passes one passes the other. Called by the contract-check kit after every
+        step of its random games.
+        """
+        _check_whole(self, state)
+
+    def check_conservation(self, state: Any) -> None:
+        """Each game's conservation check (cards, cubes, coins, no duplicates in a zone):
+        raise ``StateFormatError`` via :func:`formosa_envs.core.invariants.require`.
+
+        Runs after :func:`~formosa_envs.core.schema.check_schema` has passed, so every
+        field already has its declared type, length and range. Default: nothing.
         """
         return None
 
@@ -238,6 +271,16 @@ class Game(ABC):
         """The configuration as a JSON-friendly dict."""
         from dataclasses import asdict
         return asdict(self.config)
+
+
+def _check_whole(game: Game, state: Any) -> None:
+    """The one state check behind ``validate_state`` and ``check_invariants``: the schema,
+    then the game's conservation laws."""
+    check_schema(game, state)
+    try:
+        game.check_conservation(state)
+    except AssertionError as exc:  # a conservation law still written as an assert
+        raise StateFormatError(f"{game.name} state is inconsistent: {exc}") from None
 
 
 def rank_returns(scores: list[float]) -> list[float]:

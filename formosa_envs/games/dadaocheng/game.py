@@ -9,6 +9,7 @@ from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.engine import rank_returns
 from formosa_envs.core.open_game import OpenGame
 from formosa_envs.core.payment import PayHandler
+from formosa_envs.core.schema import StateSchema
 
 from . import actions as A
 from . import cascade, events, flow, observer, shop
@@ -28,6 +29,7 @@ from .invariants import check_state
 from .layouts import layout_table
 from .picture import render_svg as render_picture
 from .render import label_action, render_text
+from .schema import STATE_SCHEMA
 from .scoring import den_penalty, mansion_vp, most_buildings_bonus, solo_tier
 from .state import SEAT_SIDES, DadaochengState, new_state
 
@@ -45,6 +47,7 @@ class DadaochengGame(OpenGame):
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = DadaochengState
+    state_schema: ClassVar[StateSchema] = STATE_SCHEMA
 
     def __init__(self, config: DadaochengConfig | None = None) -> None:
         super().__init__(config or DadaochengConfig())

@@ -13,7 +13,7 @@ import numpy as np
 from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.decisions import Handler
 from formosa_envs.core.engine import CHANCE, StackGame
-from formosa_envs.core.errors import StateFormatError
+from formosa_envs.core.schema import StateSchema
 
 from . import observer
 from .actions import ACTION_SPACE, CAPTURE0, CASH, KEEP, LEAVE, MULTIPLIER, PLAY0
@@ -23,8 +23,9 @@ from .invariants import check_state as check_flowers_state
 from .picture import render_svg
 from .render import render_text
 from .rules import DEAL, FLOW, HANDLERS
+from .schema import STATE_SCHEMA
 from .scoring import PileScore, encode_cards, score_encoded
-from .state import NUM_CARDS, TOKEN_SUPPLY, FlowersState, card_locations, new_state
+from .state import FlowersState, new_state
 
 MAX_DECISIONS = 4000
 
@@ -37,6 +38,7 @@ class FlowersGame(StackGame):
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = FlowersState
     handlers: ClassVar[dict[str, Handler]] = HANDLERS
+    state_schema: ClassVar[StateSchema] = STATE_SCHEMA
 
     def __init__(self, config: FlowersConfig | None = None) -> None:
         super().__init__(config or FlowersConfig())
@@ -162,27 +164,6 @@ class FlowersGame(StackGame):
             out.hands[p] = shuffled[pos:pos + size]
             pos += size
         return out
-
-    def validate_state(self, state: FlowersState) -> None:
-        """A restored state must hold each of the 54 cards exactly once."""
-        if state.num_players != self.num_players:
-            raise StateFormatError(f"saved state has {state.num_players} players, "
-                                   f"this game has {self.num_players}")
-        try:
-            where = card_locations(state)
-        except (ValueError, TypeError) as exc:
-            raise StateFormatError(f"saved state is inconsistent: {exc}") from None
-        sized = [state.hands, state.piles, state.pile_vp, state.tokens, state.scores,
-                 state.cashed]
-        if len(where) != NUM_CARDS or set(where) != set(range(NUM_CARDS)) or any(
-                len(x) != self.num_players for x in sized):
-            raise StateFormatError("saved state does not hold the 54 cards once each "
-                                   "or has per-seat lists of the wrong length")
-        if state.supply + sum(state.tokens) != TOKEN_SUPPLY:
-            raise StateFormatError("saved state's Keep Playing tokens do not add up to 9")
-        if not state.over and not state.stack:
-            raise StateFormatError("saved state has no pending decision but is not over")
-
 
     def check_conservation(self, state: FlowersState) -> None:
         """Every card once, 9 tokens, the deal, the turn and the set VP agree

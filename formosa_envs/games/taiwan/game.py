@@ -14,6 +14,7 @@ from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.decisions import Decision
 from formosa_envs.core.engine import CHANCE, rank_returns
 from formosa_envs.core.open_game import OpenGame
+from formosa_envs.core.schema import StateSchema
 
 from . import actions as A
 from . import observer
@@ -48,6 +49,7 @@ from .rules import (
     handlers,
     place_markers,
 )
+from .schema import STATE_SCHEMA
 from .state import LANDMARK0, NUM_DECKS, TaiwanState, new_state
 
 MAX_DECISIONS = 6000
@@ -64,6 +66,7 @@ class TaiwanGame(OpenGame):
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = TaiwanState
+    state_schema: ClassVar[StateSchema] = STATE_SCHEMA
 
     def __init__(self, config: TaiwanConfig | None = None) -> None:
         super().__init__(config or TaiwanConfig())

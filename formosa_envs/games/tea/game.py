@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.open_game import OpenGame
+from formosa_envs.core.schema import StateSchema
 
 from . import actions as A
 from . import effects, events, flow, markets, observer, turn
@@ -13,6 +14,7 @@ from .config import MAX_PLAYERS, MIN_PLAYERS, TeaConfig
 from .content import EFFECTS, load_board, load_events, load_merchants
 from .invariants import check_state
 from .render import label_action, render_text
+from .schema import STATE_SCHEMA
 from .state import TeaState, new_state
 
 MAX_DECISIONS = 5000
@@ -28,6 +30,7 @@ class TeaGame(OpenGame):
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = TeaState
+    state_schema: ClassVar[StateSchema] = STATE_SCHEMA
 
     def __init__(self, config: TeaConfig | None = None) -> None:
         super().__init__(config or TeaConfig())
