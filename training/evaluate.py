@@ -33,7 +33,10 @@ Rules (all of them deterministic, whatever the number of workers):
 * **Seeds.** Chance: ``SeedSequence([seed, table, deal, 0])``; agents:
   ``SeedSequence([seed, table, g, 1])``, built fresh from their specs per game.
 * **Statistics** count seat appearances (two copies at a table play two "games"
-  there); a shared victory among k top scorers counts 1/k. Games are numbered
+  there). Ranks and wins follow the game's own ordering with its tie-breaks
+  (``Game.ranks`` / ``Game.win_shares``: Taiwan Formosa's coins, Dadaocheng's
+  credit); a victory the rules leave shared among k seats counts 1/k, and the
+  ratings are fed the same ranks. Games are numbered
   round by round (game 0 of every table, then game 1, ...): records and
   ratings follow that order.
 """
@@ -159,6 +162,9 @@ def _validate(game: str, specs: list[str], num_players: int, games: int, seed: i
     low, high = GAMES[game].min_players, GAMES[game].max_players
     checks = [(low <= num_players <= high, f"{game} is played by {low}-{high} players, "
                                            f"got {num_players}"),
+              (num_players >= 2, "a tournament seats at least 2 players per table (ratings "
+                                 f"compare players), got {num_players}; evaluate a solo "
+                                 "agent with formosa train or training.solo.solo_share"),
               (games >= 1, f"games must be at least 1, got {games}"),
               (len(specs) >= 2, f"a tournament needs at least two agents, got {list(specs)}"),
               (seed >= 0, f"seed must be non-negative, got {seed}"),
@@ -214,7 +220,7 @@ def summarize(config: dict[str, Any], tables: list[list[str]], records: list[Mat
         seen = [(r.scores[i], r.ranks[i], r.wins[i], i) for r in records
                 for i, seat in enumerate(r.seats) if seat == name]
         stats[name] = rt.agent_stats(name, spec, seen, n)
-    skill = rt.openskill_ratings([(r.seats, r.scores) for r in records])
+    skill = rt.openskill_from_ranks([(r.seats, r.ranks) for r in records])
     for name, (mu, sigma) in skill.items():
         stats[name].mu, stats[name].sigma, stats[name].ordinal = mu, sigma, mu - 3 * sigma
     seat_wins = np.array([r.wins for r in records]).mean(axis=0) if records else np.zeros(n)

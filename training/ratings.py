@@ -1,7 +1,9 @@
 """Pure rating, confidence-interval and summary helpers for tournaments (stdlib only).
 
 This is the only module importing ``openskill`` (inside :func:`openskill_ratings`),
-so everything else here works without the ``train`` extra.
+so everything else here works without the ``train`` extra. Ranks and win shares take
+per-seat sort keys: a game's ``ranking_keys`` (its tie-breaks included) or plain
+scores; both come from :mod:`formosa_envs.core.ranking`, as the envs' rewards do.
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.ranking import ranks_of, shares_of, top_positions
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -48,24 +53,19 @@ def mean_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, float, flo
     return mean, mean - half, mean + half
 
 
-def rank_of(scores: Sequence[float]) -> list[float]:
-    """Rank of each score: 1 = best (highest score); tied scores share their average rank.
+def rank_of(keys: Sequence[Any]) -> list[float]:
+    """Rank of each seat: 1 = best (highest key); tied keys share their average rank.
 
-    ``rank_of([10, 20, 20, 5]) == [3.0, 1.5, 1.5, 4.0]``.
+    ``keys`` are scores or a game's ``ranking_keys`` (tuples with its tie-breaks):
+    ``rank_of([10, 20, 20, 5]) == [3.0, 1.5, 1.5, 4.0]``,
+    ``rank_of([(9, 3), (9, 7)]) == [2.0, 1.0]``.
     """
-    ranks = []
-    for s in scores:
-        better = sum(1 for t in scores if t > s)
-        equal = sum(1 for t in scores if t == s)
-        ranks.append(better + (equal + 1) / 2)
-    return ranks
+    return ranks_of(keys)
 
 
-def win_shares(scores: Sequence[float]) -> list[float]:
-    """Each seat's share of the victory: 1/k for each of the k top scorers, else 0."""
-    best = max(scores)
-    k = sum(1 for s in scores if s == best)
-    return [1.0 / k if s == best else 0.0 for s in scores]
+def win_shares(keys: Sequence[Any]) -> list[float]:
+    """Each seat's share of the victory: 1/k for each of the k top keys, else 0."""
+    return shares_of(top_positions(keys), len(keys))
 
 
 @dataclass
@@ -126,25 +126,40 @@ def head_to_head(games: list[tuple[list[str], list[float]]]
     return h2h
 
 
-def openskill_ratings(games: list[tuple[list[str], list[float]]]
+def openskill_ratings(games: list[tuple[list[str], list[Any]]]
                       ) -> dict[str, tuple[float, float]]:
     """Plackett-Luce ratings ``{name: (mu, sigma)}`` from games fed in the given order.
 
-    Each game is ``(names, scores)`` with one entry per seat (higher score is
-    better, ties are ties). A name may sit in several seats of one game (an
-    agent facing copies of itself): every copy is rated from the same prior,
-    the agent's mu moves by the sum of its copies' changes and its variance
-    shrinks by the product of their shrink factors, as if each seat were an
-    observation of its own.
+    Each game is ``(names, keys)`` with one entry per seat: scores or ranking keys
+    (higher is better, equal keys are ties). See :func:`openskill_from_ranks`.
     """
+    return openskill_from_ranks([(names, rank_of(keys)) for names, keys in games])
+
+
+def openskill_from_ranks(games: list[tuple[list[str], list[float]]]
+                         ) -> dict[str, tuple[float, float]]:
+    """Plackett-Luce ratings ``{name: (mu, sigma)}`` from games fed in the given order.
+
+    Each game is ``(names, ranks)`` with one entry per seat, rank 1 the best and
+    tied seats sharing a rank (a game's ``ranks``, tie-breaks applied). A game needs
+    at least two seats (a rating compares players). A name may sit in several
+    seats of one game (an agent facing copies of itself): every copy is rated from
+    the same prior, the agent's mu moves by the sum of its copies' changes and its
+    variance shrinks by the product of their shrink factors, as if each seat were
+    an observation of its own.
+    """
+    for names, _ in games:
+        if len(names) < 2:
+            raise ConfigError(f"ratings compare players: every game needs at least two "
+                              f"seats, got {list(names)}")
     model = _plackett_luce()
     ratings: dict[str, Any] = {}
-    for names, scores in games:
+    for names, ranks in games:
         for name in names:
             if name not in ratings:
                 ratings[name] = model.rating(name=name)
         teams = [[ratings[name]] for name in names]
-        new = model.rate(teams, ranks=rank_of(scores))
+        new = model.rate(teams, ranks=list(ranks))
         _merge_copies(model, ratings, names, [team[0] for team in new])
     return {name: (float(r.mu), float(r.sigma)) for name, r in ratings.items()}
 

@@ -27,9 +27,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .actions import ActionSpace
+from .args import check_rng, guard_entry_points, is_integer
 from .decisions import Decision, Handler
 from .errors import IllegalActionError, StateFormatError
 from .schema import StateSchema, check_schema
+from .ranking import rank_returns, ranks_of, shares_of, top_positions
 from .serialize import state_from_dict, state_to_dict
 
 CHANCE = -1
@@ -51,6 +53,11 @@ class Game(ABC):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 1
     state_class: ClassVar[type]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game's view entry points check their arguments (``core/args.py``)."""
+        super().__init_subclass__(**kwargs)
+        guard_entry_points(cls)
 
     def __init__(self, config: Any) -> None:
         self.config = config
@@ -161,16 +168,43 @@ class Game(ABC):
         index = int(rng.choice(len(outcomes), p=probs / probs.sum()))
         return outcomes[index][0]
 
-    def returns(self, state: Any) -> list[float]:
-        """Rank-based zero-sum returns: the mean sign of pairwise score comparisons.
+    def ranking_keys(self, state: Any) -> list[tuple[float, ...]]:
+        """Per-seat sort keys of the game's own ordering, its tie-breaks included.
 
-        Two players: +1 / -1 (0 each on a tie). More players: each seat gets the
-        average over opponents of +1 (more VP), 0 (tie) or -1 (fewer VP). Zero
-        before the end of the game.
+        A higher key (compared as tuples) ranks higher; equal keys are a tie the rules
+        leave shared. The default is the score alone; a game whose rulebook breaks ties
+        adds the tie-break quantities, e.g. ``(VP, coins)``. :meth:`returns`,
+        :meth:`ranks`, :meth:`winners` and :meth:`win_shares` all derive from it: it is
+        the one place that says who wins.
+        """
+        return [(float(v),) for v in self.scores(state)]
+
+    def winners(self, state: Any) -> list[int]:
+        """The seats that win (several share a tie) if the game ended now: the top
+        :meth:`ranking_keys`. A single-player game overrides it with its objective
+        (an empty list when the objective is missed)."""
+        return top_positions(self.ranking_keys(state))
+
+    def win_shares(self, state: Any) -> list[float]:
+        """Each seat's share of the victory: ``1/k`` to each of the ``k`` winners."""
+        return shares_of(self.winners(state), self.num_players)
+
+    def ranks(self, state: Any) -> list[float]:
+        """Each seat's place by :meth:`ranking_keys`: 1 = first; ties share the average."""
+        return ranks_of(self.ranking_keys(state))
+
+    def returns(self, state: Any) -> list[float]:
+        """Rank-based zero-sum returns from :meth:`ranking_keys` (zero before the end).
+
+        Two players: +1 / -1 (0 each on a tie the tie-breaks leave). More players: each
+        seat gets the average over opponents of +1 (ranked above), 0 (tie) or -1
+        (ranked below). One player: +1 if :meth:`winners` names the seat, else -1.
         """
         if not self.is_terminal(state):
             return [0.0] * self.num_players
-        return rank_returns(self.scores(state))
+        if self.num_players == 1:
+            return [1.0 if self.winners(state) else -1.0]
+        return rank_returns(self.ranking_keys(state))
 
     def clone(self, state: Any) -> Any:
         """An independent copy of ``state``."""
@@ -283,12 +317,7 @@ def _check_whole(game: Game, state: Any) -> None:
         raise StateFormatError(f"{game.name} state is inconsistent: {exc}") from None
 
 
-def rank_returns(scores: list[float]) -> list[float]:
-    """Zero-sum rank returns: mean over opponents of sign(own score - their score)."""
-    n = len(scores)
-    if n == 1:
-        return [0.0]
-    return [sum((a > b) - (a < b) for b in scores) / (n - 1) for a in scores]
+guard_entry_points(Game)  # subclasses are guarded by Game.__init_subclass__
 
 
 class StackGame(Game):
@@ -385,10 +414,13 @@ class StackGame(Game):
         re-validating an outcome that was drawn from the legal ones (the env's
         and the simulators' fast path).
         """
+        if state.over:
+            raise IllegalActionError("apply_chance called but the game is over")
         d = state.stack[-1]
-        if state.over or d.player != CHANCE:
+        if d.player != CHANCE:
             raise IllegalActionError("apply_chance called at a player decision: "
                                      + self.decision_description(state))
+        check_rng(rng, "apply_chance")
         outcome = self.sample_chance(state, rng)
         state.stack.pop()
         self.handlers[d.kind].apply(self, state, d, outcome)
@@ -401,6 +433,8 @@ class StackGame(Game):
 
         The same draws as repeated :meth:`apply_chance` calls, in one tight loop.
         """
+        if rng.__class__ is not np.random.Generator:
+            check_rng(rng, "resolve_chance")
         stack, handlers, sample, settle = state.stack, self.handlers, self.sample_chance, \
             self.settle
         while not state.over and stack[-1].player == CHANCE:
@@ -422,7 +456,9 @@ class StackGame(Game):
     def illegal_message(self, state: Any, action: Any) -> str:
         """Explain why ``action`` is rejected: the action, the decision, the legal count."""
         legal = self.legal_actions(state)
-        if isinstance(action, (int, np.integer)) and self.action_space.contains(int(action)):
+        if is_integer(action) and not state.over and state.stack[-1].player == CHANCE:
+            what = f"chance outcome {int(action)}"
+        elif is_integer(action) and self.action_space.contains(int(action)):
             what = f"action {int(action)} ({self.action_label(state, int(action))})"
         else:
             what = f"action {action!r} (the action space is 0..{self.num_actions - 1})"

@@ -160,8 +160,10 @@ def final_caption(scores: Sequence[float], unit: str,
                   winners: Sequence[int] | None = None) -> str:
     """``Game over - final scores: P0 50 VP, P1 66 VP - won by P1``.
 
-    ``winners`` defaults to every top score; pass ``top_seats(game.returns(state))``
-    so the game's tie-breaks decide, or ``()`` to leave the verdict out (solo).
+    Pass ``winners=game.winners(state)``: the game's own ordering with its tie-breaks
+    (``Game.ranking_keys``), the same seats the envs' rewards and the tournament count
+    as winners; ``()`` leaves the verdict out (a solo game's objective missed, or not
+    to be shown). Without ``winners``, every top score is named (no tie-break).
     """
     shown = ", ".join(f"P{p} {_num(float(v))} {unit}" for p, v in enumerate(scores))
     if winners is None:

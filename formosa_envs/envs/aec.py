@@ -11,10 +11,15 @@
   ``numpy.random.Generator``: ``reset(seed=...)`` makes the game reproducible;
 * rewards arrive at the end, by ``reward_mode``: ``"rank"`` (default,
   zero-sum, +1/-1 with two players, ties shared), ``"win"`` (1/k to each of k
-  winners) or ``"score"`` (final VP);
+  winners) or ``"score"`` (final VP). Winners and ranks follow the game's own
+  ordering, tie-breaks included (``Game.ranking_keys``: Taiwan Formosa's coins,
+  Dadaocheng's credit);
 * a game reaching ``max_game_length`` player decisions is truncated (the
   game's own guard by default; the ``max_game_length`` option overrides it);
-* an illegal action raises :class:`~formosa_envs.core.errors.IllegalActionError`.
+* an illegal action raises :class:`~formosa_envs.core.errors.IllegalActionError`;
+  a bad argument (a seed, an agent name) raises ``ArgumentError``, and a call out of
+  order (``step``/``last``/``observe``/``state`` before ``reset()``, ``step``/``last``
+  once every agent has left) raises ``CallOrderError`` (both are ``FormosaError``).
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from formosa_envs.core.args import ArgumentError, CallOrderError, check_seed
 from formosa_envs.core.engine import TERMINAL, Game
-from formosa_envs.core.errors import ConfigError, FormosaError, IllegalActionError
+from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.games import GAMES, make_game
 
 REWARD_MODES = ("rank", "win", "score")
@@ -72,15 +78,31 @@ class FormosaAECEnv(AECEnv):
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The Dict observation space (same object for every call)."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent_name(agent, "observation_space")]
 
     def action_space(self, agent: str) -> spaces.Space:
         """The Discrete action space (same object for every call)."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent_name(agent, "action_space")]
+
+    def _agent_name(self, agent: Any, where: str) -> str:
+        """``agent`` if it names a seat of this env; else an ``ArgumentError``."""
+        if isinstance(agent, str) and agent in self._seat_of:
+            return agent
+        raise ArgumentError(f"{where}(): agent must be one of {self.possible_agents}, "
+                            f"got {agent!r}")
+
+    def _call_order_error(self, where: str) -> CallOrderError:
+        """The error for ``where()`` called before ``reset()`` or after the game's end."""
+        if self.engine_state is None:
+            return CallOrderError(f"{where}() before reset(): there is no game yet; "
+                                  "call reset() (or reset(seed=...)) first")
+        return CallOrderError(f"{where}() after the game ended: every agent has left "
+                              "(env.agents is empty); call reset() to play again")
 
     # ----- episode -------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game; ``seed`` fixes every chance event of the game."""
+        """Start a new game; ``seed`` (None or an integer >= 0) fixes every chance event."""
+        seed = check_seed(seed, "reset")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.agents = self.possible_agents[:]
@@ -100,8 +122,12 @@ class FormosaAECEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``; resolve chance; hand out rewards."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            agent = self.agent_selection
+            done = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):  # not reset yet, or every agent has left
+            raise self._call_order_error("step") from None
+        if done:
             self._was_dead_step(action)
             return
         if action is None:
@@ -135,19 +161,28 @@ class FormosaAECEnv(AECEnv):
             self.agent_selection = self.agents[player]
 
     def _final_rewards(self) -> list[float]:
-        if self.reward_mode == "score":
-            return self.game.scores(self.engine_state)
-        if self.reward_mode == "win":
-            scores = self.game.scores(self.engine_state)
-            winners = [i for i, s in enumerate(scores) if s == max(scores)]
-            return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores))]
-        return self.game.returns(self.engine_state)
+        return final_rewards(self.game, self.engine_state, self.reward_mode)
 
     # ----- views ----------------------------------------------------------------
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of
+        ``agent_selection`` (PettingZoo's ``last``), once the game has started and while
+        an agent is left."""
+        if self.engine_state is None or not self.agents:
+            raise self._call_order_error("last")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's observation and action mask (zeros unless it decides now)."""
-        seat = self._seat_of[agent]
+        """The agent's observation and action mask (zeros unless it decides now); any
+        of ``possible_agents``, also after the game's end."""
+        try:
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise ArgumentError(f"observe(): agent must be one of {self.possible_agents}, "
+                                f"got {agent!r}") from None
         game, state = self.game, self.engine_state
+        if state is None:
+            raise self._call_order_error("observe")
         obs = game.observe(state, seat)
         mask = np.zeros(game.num_actions, dtype=np.int8)
         if (agent == self.agent_selection and game.current_player(state) == seat
@@ -170,10 +205,14 @@ class FormosaAECEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         """The global state vector (hidden information included), for centralised critics."""
+        if self.engine_state is None:
+            raise self._call_order_error("state")
         return self.game.state_vector(self.engine_state)
 
     def action_label(self, action: int) -> str:
         """A readable label of ``action`` in the current state."""
+        if self.engine_state is None:
+            raise self._call_order_error("action_label")
         return self.game.action_label(self.engine_state, action)
 
     def render(self) -> Any:
@@ -184,11 +223,23 @@ class FormosaAECEnv(AECEnv):
         if self.render_mode is None:
             return None
         if self.engine_state is None:
-            raise FormosaError("render() before reset(): there is no game to draw yet")
+            raise self._call_order_error("render")
         return render_state(self.game, self.engine_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def final_rewards(game: Game, state: Any, reward_mode: str) -> list[float]:
+    """Every seat's end-of-game reward under ``reward_mode`` (one of :data:`REWARD_MODES`):
+    ``rank``: ``game.returns``; ``win``: ``game.win_shares`` (1/k to each of the k
+    winners, solo: 1 if the objective is met); ``score``: ``game.scores``. Winners and
+    ranks come from the game's ordering with its tie-breaks (``Game.ranking_keys``)."""
+    if reward_mode == "score":
+        return [float(v) for v in game.scores(state)]
+    if reward_mode == "win":
+        return game.win_shares(state)
+    return game.returns(state)
 
 
 def render_state(game: Game, state: Any, mode: str, viewer: int | None = None) -> Any:

@@ -8,7 +8,10 @@ directly from the engine by seat — never the reward of whichever agent moved
 last (the self-play attribution bug fixed in PettingZoo PR #1203).
 
 ``action_masks()`` serves sb3-contrib's MaskablePPO; ``info["action_mask"]``
-carries the same mask.
+carries the same mask. Winners and ranks follow the game's ordering with its
+tie-breaks (``Game.ranking_keys``), as in the AEC env. ``step``, ``action_masks`` and
+``render`` before ``reset()``, and ``step`` once the episode has terminated or been
+truncated, raise ``CallOrderError``; a bad seed raises ``ArgumentError``.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from formosa_envs.core.args import CallOrderError, check_seed
 from formosa_envs.core.engine import CHANCE, TERMINAL
-from formosa_envs.core.errors import ConfigError, FormosaError, IllegalActionError
+from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
 
-from .aec import REWARD_MODES, render_state
+from .aec import REWARD_MODES, final_rewards, render_state
 
 OpponentFactory = Callable[[np.random.Generator, int], Sequence[Any]]
 """``factory(rng, count)`` returns ``count`` agents for the non-learner seats."""
@@ -63,10 +67,14 @@ class SingleAgentEnv(gym.Env):
         self.episode = -1
         self.opponents: dict[int, Any] = {}
         self._rng = np.random.default_rng()
+        self._ended = False  # the episode terminated or was truncated
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a game: choose the learner's seat and the opponents, play until it decides."""
+        """Start a game: choose the learner's seat and the opponents, play until it decides.
+
+        ``seed``: None or an integer >= 0 (numpy integers too)."""
+        seed = check_seed(seed, "reset")
         super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -79,18 +87,22 @@ class SingleAgentEnv(gym.Env):
         for agent in agents:
             agent.reset()
         self.state = self.game.new_initial_state()
+        self._ended = False
         self._advance()
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Apply the learner's action, let the opponents play, return the learner's view."""
-        if self.state is None or self.game.is_terminal(self.state):
-            raise IllegalActionError("step() called before reset() or after the game ended")
+        """Apply the learner's action, let the opponents play, return the learner's view.
+
+        An action the rules do not allow raises ``IllegalActionError`` (nothing applied)."""
+        if self.state is None or self._ended:
+            raise self._call_order_error("step")
         before = self._potential() if self.shaping else 0.0
-        self.game.apply_action(self.state, int(action))
+        self.game.apply_action(self.state, _action_id(action))
         self._advance()
         terminated = self.game.is_terminal(self.state)
         truncated = not terminated and self.state.decisions >= self.game.max_game_length
+        self._ended = terminated or truncated
         reward = self.learner_reward() if terminated else 0.0
         if self.shaping:
             after = 0.0 if terminated else self._potential()
@@ -118,17 +130,23 @@ class SingleAgentEnv(gym.Env):
                 game.apply_action(state, self.opponents[player].act_on_state(game, state))
 
     def learner_reward(self) -> float:
-        """The learner seat's final outcome under ``reward_mode``."""
-        scores = self.game.scores(self.state)
-        if self.reward_mode == "score":
-            return float(scores[self.seat])
-        if self.reward_mode == "win":
-            winners = [i for i, s in enumerate(scores) if s == max(scores)]
-            return 1.0 / len(winners) if self.seat in winners else 0.0
-        return float(self.game.returns(self.state)[self.seat])
+        """The learner seat's final outcome under ``reward_mode`` (the AEC env's
+        :func:`~formosa_envs.envs.aec.final_rewards`, read for the learner's seat)."""
+        if self.state is None:
+            raise self._call_order_error("learner_reward")
+        return float(final_rewards(self.game, self.state, self.reward_mode)[self.seat])
+
+    def _call_order_error(self, where: str) -> CallOrderError:
+        if self.state is None:
+            return CallOrderError(f"{where}() before reset(): there is no game yet; "
+                                  "call reset() (or reset(seed=...)) first")
+        return CallOrderError(f"{where}() after the episode ended (terminated or "
+                              "truncated): call reset() to play again")
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (for MaskablePPO)."""
+        if self.state is None:
+            raise self._call_order_error("action_masks")
         if self.game.is_terminal(self.state):
             return np.ones(self.game.num_actions, dtype=bool)
         return self.game.legal_mask(self.state).astype(bool)
@@ -146,8 +164,18 @@ class SingleAgentEnv(gym.Env):
         if self.render_mode is None:
             return None
         if self.state is None:
-            raise FormosaError("render() before reset(): there is no game to draw yet")
+            raise self._call_order_error("render")
         return render_state(self.game, self.state, self.render_mode, viewer=self.seat)
+
+
+def _action_id(action: Any) -> Any:
+    """A numpy integer or 0-d integer array as an ``int``; anything else unchanged, for
+    the engine to refuse with an ``IllegalActionError`` naming it."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, np.integer):
+        return int(action)
+    return action
 
 
 class UniformOpponent:

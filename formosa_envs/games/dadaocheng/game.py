@@ -6,7 +6,6 @@ from collections import OrderedDict
 from typing import Any, ClassVar
 
 from formosa_envs.core.actions import ActionSpace
-from formosa_envs.core.engine import rank_returns
 from formosa_envs.core.open_game import OpenGame
 from formosa_envs.core.payment import PayHandler
 from formosa_envs.core.schema import StateSchema
@@ -125,15 +124,18 @@ class DadaochengGame(OpenGame):
         """Prestige points (final scoring formula, valid at any time)."""
         return [float(x) for x in self.prestige(state)]
 
-    def returns(self, state: DadaochengState) -> list[float]:
-        """Rank returns on (prestige, credit); solo: +1 for a won game, -1 otherwise."""
-        if not self.is_terminal(state):
-            return [0.0] * self.num_players
+    def ranking_keys(self, state: DadaochengState) -> list[tuple[float, ...]]:
+        """(prestige, credit): the most PP wins, credit breaks a tie, a tie on both is
+        shared (DDC-13.9, R-35). Returns, rewards, captions and tournaments rank by it."""
+        return [(float(pp), float(c)) for pp, c in zip(self.prestige(state), state.credit,
+                                                        strict=True)]
+
+    def winners(self, state: DadaochengState) -> list[int]:
+        """The top (prestige, credit); solo: the player if the objective is met, else
+        nobody (DDC-14.9, DDC-15), so ``returns`` gives +1 / -1 there."""
         if self.solo:
-            return [1.0 if self.solo_result(state)["won"] else -1.0]
-        keys = [pp * 10_000 + c for pp, c in zip(self.prestige(state), state.credit,
-                                                 strict=True)]
-        return rank_returns(keys)
+            return [0] if self.solo_result(state)["won"] else []
+        return super().winners(state)
 
     def solo_result(self, s: DadaochengState) -> dict[str, Any]:
         """The single-player outcome: tier, both challenge conditions, won (DDC-14, 15)."""

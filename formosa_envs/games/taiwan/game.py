@@ -12,7 +12,7 @@ import numpy as np
 
 from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.decisions import Decision
-from formosa_envs.core.engine import CHANCE, rank_returns
+from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.open_game import OpenGame
 from formosa_envs.core.schema import StateSchema
 
@@ -262,12 +262,10 @@ class TaiwanGame(OpenGame):
         """Victory points of each seat (``returns`` breaks ties by coins)."""
         return [float(v) for v in state.vp]
 
-    def returns(self, state: TaiwanState) -> list[float]:
-        """Rank returns on (VP, coins): the rulebook's tie-break."""
-        if not self.is_terminal(state):
-            return [0.0] * self.num_players
-        keys = [v * 10_000 + c for v, c in zip(state.vp, state.coins, strict=True)]
-        return rank_returns(keys)
+    def ranking_keys(self, state: TaiwanState) -> list[tuple[float, ...]]:
+        """(VP, coins): the most VP wins, coins break a tie, a tie on both is shared
+        (T-8.4, R-22). Returns, rewards, captions and tournaments all rank by it."""
+        return [(float(v), float(c)) for v, c in zip(state.vp, state.coins, strict=True)]
 
     def render(self, state: TaiwanState, viewer: int | None = None) -> str:
         """The table as text."""
