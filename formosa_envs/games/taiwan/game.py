@@ -31,6 +31,7 @@ from .payment import (
     affordable_many,
     cost_units,
     needs_of,
+    printed_units,
 )
 from .picture import render_svg as draw_svg
 from .render import label_action, render_text
@@ -124,8 +125,7 @@ class TaiwanGame(OpenGame):
         """A card's cost, its worker and the Urban Development Bureau fee if due."""
         units = self._units.get(id(card))
         if units is None:
-            units = (*cost_units(card.wood, card.brick, card.steel, card.stone, card.coins,
-                                 True), WORKER)
+            units = (*printed_units(card), WORKER)  # worker icons + the purchase's worker
             self._units[id(card)] = units
         if self._other_holds(s, p, "urban_development_bureau"):
             return (*units, BUY_COIN)
@@ -193,7 +193,7 @@ class TaiwanGame(OpenGame):
         key = (id(card), fee)
         need = self._need_cache.get(key)
         if need is None:
-            units = cost_units(card.wood, card.brick, card.steel, card.stone, card.coins, True)
+            units = printed_units(card)
             need = needs_of((*units, WORKER, *((BUY_COIN,) if fee else ())))
             self._need_cache[key] = need
         return need

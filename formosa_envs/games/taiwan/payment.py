@@ -11,7 +11,7 @@ factory's once-a-round resource-for-coin substitution (from hand resources).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,12 +38,20 @@ _ITEM_SOURCES = (HAND_WORKER, TRIBAL_WORKER, MERCHANT_TILE,
 
 
 def cost_units(wood: int, brick: int, steel: int, stone: int, coins: int,
-               purchase: bool) -> tuple[int, ...]:
-    """The units of a printed cost (coins of a card purchase may use factories)."""
+               purchase: bool, workers: int = 0) -> tuple[int, ...]:
+    """The units of a cost: resources, then worker icons, then coins (coins of a card
+    purchase may use factories)."""
     units: list[int] = []
     for r, count in enumerate((wood, brick, steel, stone)):
         units += [RES_UNIT0 + r] * count
-    return (*units, *([BUY_COIN if purchase else COIN] * coins))
+    return (*units, *([WORKER] * workers), *([BUY_COIN if purchase else COIN] * coins))
+
+
+def printed_units(card: Any) -> tuple[int, ...]:
+    """The units of a building's or landmark's printed cost (T-4.5, R-41): its resource
+    icons, its worker icons and its coins. A purchase adds 1 worker (and any fee)."""
+    return cost_units(card.wood, card.brick, card.steel, card.stone, card.coins, True,
+                      card.workers)
 
 
 class TaiwanPayment:
