@@ -19,39 +19,94 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
-from agents import AGENT_KINDS, AgentSpecError
+from agents import AgentSpecError
 from agents import make_agent as build_agent
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
+from formosa_envs.tools.usage import (
+    UsageError,
+    check_input_file,
+    check_output_folder,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error message (``formosa CMD: error: ...``), status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Report a bad command line on one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} -h)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``formosa`` console script."""
+    """Entry point of the ``formosa`` console script.
+
+    Bad input (arguments, options, agent specs, files and folders) ends with one
+    line on stderr, ``formosa CMD: error: ...``, and exit status 2; a genuine bug
+    still raises with its traceback.
+    """
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("train", "tournament"):  # these parse their own flags
-        args = argparse.Namespace(command=argv[0], rest=argv[1:],
-                                  run=cmd_train if argv[0] == "train" else cmd_tournament)
-    else:
-        args = parser.parse_args(argv)
+    try:
+        args = _parse(parser, argv)
+    except SystemExit as exc:  # argparse: -h (0) or a bad command line (2)
+        return _exit_status(exc)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
     try:
         return int(args.run(args) or 0)
-    except FormosaError as exc:
-        print(f"formosa: error: {exc}", file=sys.stderr)
-        return 2
+    except (FormosaError, AgentSpecError) as exc:
+        return _fail(args.command, str(exc))
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (formosa ... | head): stop quietly
+        _silence_stdout()
+        return 1
+    except OSError as exc:  # a file or folder named on the command line
+        if exc.filename is None:
+            raise
+        return _fail(args.command, f"{exc.filename}: {exc.strerror or exc}")
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so Python's final flush does not fail a second time."""
+    import os
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    if argv and argv[0] in ("train", "tournament"):  # these parse their own flags
+        return argparse.Namespace(command=argv[0], rest=argv[1:],
+                                  run=cmd_train if argv[0] == "train" else cmd_tournament)
+    return parser.parse_args(argv)
+
+
+def _fail(command: str, message: str) -> int:
+    """Print ``formosa CMD: error: MESSAGE`` as one line; the CLI's usage-error status."""
+    text = "; ".join(line.strip() for line in message.splitlines() if line.strip())
+    print(f"formosa {command}: error: {text}", file=sys.stderr)
+    return 2
+
+
+def _exit_status(exc: SystemExit) -> int:
+    code = exc.code
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 2
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-command per tool."""
-    parser = argparse.ArgumentParser(prog="formosa", description=__doc__.split("\n")[0])
+    parser = _Parser(prog="formosa", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("list", help="list the games").set_defaults(run=cmd_list)
     info = _game_parser(sub, "info", "show a game's action segments and observation pieces")
@@ -60,13 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seats", default="human,random",
                       help="comma-separated seats: human, random, heuristic, mcts[:N], "
                            "policy:PATH.npz, rllib:CHECKPOINT[@MODULE]")
-    play.add_argument("--seed", type=int, default=None, help="seed for chance and agents")
+    play.add_argument("--seed", type=non_negative_int, default=None,
+                      help="seed for chance and agents (>= 0)")
     play.add_argument("--record", default=None, metavar="FILE",
-                      help="save the finished game as a JSON record (formosa replay FILE)")
+                      help="save the finished game as a JSON record (formosa replay FILE); "
+                           "checked before the game starts")
     play.set_defaults(run=cmd_play)
     sim = _game_parser(sub, "simulate", "simulate random games and summarise them")
-    sim.add_argument("--games", type=int, default=1000)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--games", type=positive_int, default=1000)
+    sim.add_argument("--seed", type=non_negative_int, default=0, help="master seed (>= 0)")
     sim.add_argument("--agents", default="random",
                      help="agent spec per seat, comma-separated (one spec for all seats)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -76,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="write a game record as an HTML replay page")
     replay.add_argument("record", help="a game record (.json) from --record")
     replay.add_argument("--out", default=None, help="the page to write (default: FILE.html)")
-    replay.add_argument("--viewer", type=int, default=None,
+    replay.add_argument("--viewer", type=non_negative_int, default=None,
                         help="show the table as this seat sees it (default: everything)")
     replay.set_defaults(run=cmd_replay)
     train = sub.add_parser("train", help="self-play training: MaskablePPO ([train] extra) or "
@@ -87,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
                           add_help=False)
     tour.set_defaults(run=cmd_tournament)
     bench = _game_parser(sub, "bench", "decisions/s vs PettingZoo connect_four_v3")
-    bench.add_argument("--seconds", type=float, default=6.0, help="total time per contender")
+    bench.add_argument("--seconds", type=positive_float, default=6.0,
+                       help="total time per contender (seconds, > 0)")
     bench.set_defaults(run=cmd_bench)
     return parser
 
@@ -95,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _game_parser(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
     p = sub.add_parser(name, help=help_text)
     p.add_argument("game", choices=sorted(GAMES), help="game name")
-    p.add_argument("--players", type=int, default=2, help="number of players")
+    p.add_argument("--players", type=positive_int, default=2, help="number of players")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="game option, e.g. -o current_month=5 (repeatable)")
     return p
@@ -106,8 +164,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise FormosaError(f"option {item!r} must look like KEY=VALUE")
+        if not sep or not key.strip():
+            raise UsageError(f"-o {item!r}: an option must look like KEY=VALUE")
         options[key.strip()] = _typed(raw.strip())
     return options
 
@@ -123,13 +181,30 @@ def _typed(raw: str) -> Any:
         return raw
 
 
-def make_agent(spec: str, game: str, seed: int | None) -> Any:
-    """An agent from its spec (random, heuristic, mcts:N, policy:PATH), seeded."""
+def game_from_args(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """The game of ``args`` (``--players``, ``-o``) and its options, built to check them
+    before any other work; a data file that cannot be read is a usage error."""
+    options = parse_options(args.option)
+    try:
+        return make_game(args.game, num_players=args.players, **options), options
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and \
+            exc.filename else str(exc)
+        raise UsageError(f"-o {' '.join(args.option)}: cannot read a data file ({reason})") \
+            from None
+
+
+def make_agent(spec: str, game: str, seed: int | None, flag: str = "--agents") -> Any:
+    """An agent from its spec (random, heuristic, mcts:N, policy:PATH), seeded; a spec
+    that cannot be built (unknown kind, missing or foreign file) is a usage error."""
     try:
         return build_agent(spec, game, seed=seed)
-    except (AgentSpecError, FileNotFoundError) as exc:
-        raise FormosaError(f"{exc} (kinds: {', '.join(AGENT_KINDS)}, or human in play)") \
-            from None
+    except (ValueError, OSError) as exc:  # AgentSpecError, or a file that is no policy
+        text = str(exc) if not isinstance(exc, OSError) or not exc.filename else \
+            f"{exc.filename}: {exc.strerror}"
+        if flag == "--seats" and "unknown agent" in text:
+            text += "; a seat may also be human (a person at this terminal)"
+        raise UsageError(f"{flag} {spec!r}: {text}") from None
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -144,7 +219,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     """Print action segments and observation pieces of one game."""
-    game = make_game(args.game, num_players=args.players, **parse_options(args.option))
+    game, _ = game_from_args(args)
     print(f"{args.game}: {game.num_actions} actions, observation {game.observation_size}, "
           f"state {game.state_size}, max_game_length {game.max_game_length}")
     print("options (-o KEY=VALUE):")
@@ -160,36 +235,37 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play one game in the terminal."""
+    """Play one game in the terminal (the --record destination is checked first)."""
     from formosa_envs.tools.play import HumanSeat, play_session
-    names = [n.strip() for n in args.seats.split(",") if n.strip()]
-    if len(names) != args.players:
-        raise FormosaError(f"--seats names {len(names)} seat(s) but --players is "
-                           f"{args.players}")
+    from formosa_envs.tools.usage import check_output_file
+    _, options = game_from_args(args)
+    names = [n.strip() for n in args.seats.split(",")]
+    if len(names) != args.players or not all(names):
+        raise UsageError(f"--seats {args.seats!r}: name one seat per player ({args.players} "
+                         "for --players), e.g. human,random")
+    if args.record:
+        check_output_file(args.record, "--record")
     seats = [HumanSeat() if n == "human" else
-             make_agent(n, args.game, None if args.seed is None else args.seed + i)
+             make_agent(n, args.game, None if args.seed is None else args.seed + i, "--seats")
              for i, n in enumerate(names)]
     play_session(args.game, args.players, seats, args.seed, record_path=args.record,
-                 names=names, **parse_options(args.option))
+                 names=names, **options)
     return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Simulate games and print the summary."""
+    """Simulate games and print the summary (--record checked before the first game)."""
     from formosa_envs.tools.simulate import simulate, summarize
-    if args.games < 1:
-        raise FormosaError(f"--games must be at least 1, got {args.games}")
-    names = args.agents.split(",")
+    _, options = game_from_args(args)
+    names = [n.strip() for n in args.agents.split(",")]
     names = names * args.players if len(names) == 1 else names
-    if len(names) != args.players:
-        raise FormosaError(f"--agents names {len(names)} agents for {args.players} players")
+    if len(names) != args.players or not all(names):
+        raise UsageError(f"--agents {args.agents!r}: give one spec for all seats or one per "
+                         f"seat ({args.players} for --players)")
     agents = [make_agent(n, args.game, args.seed + 1000 * (i + 1)) for i, n in enumerate(names)]
-    if args.record:
-        from formosa_envs.tools.record import check_record_folder
-        check_record_folder(args.record)
     summary = simulate(args.game, args.players, args.games, args.seed, agents,
                        show_progress=not args.quiet, record_dir=args.record, names=names,
-                       **parse_options(args.option))
+                       **options)
     print(summarize(summary))
     if args.record:
         print(f"wrote {args.games} game records to {args.record}")
@@ -216,18 +292,63 @@ def _extra(module: str) -> Any:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Hand over to ``training.train`` (its own flags: ``formosa train -h``)."""
-    return _hand_over("training.train", args.rest)
+    return _hand_over("training.train", args.rest, _check_train_flags)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Hand over to ``training.evaluate`` (its own flags: ``formosa tournament -h``)."""
-    return _hand_over("training.evaluate", args.rest)
+    return _hand_over("training.evaluate", args.rest, _check_tournament_flags)
 
 
-def _hand_over(module: str, argv: list[str]) -> int:
-    main_fn = _extra(module).main
+def _pre_parser(command: str) -> argparse.ArgumentParser:
+    """A parser of the few flags checked here before a hand-over (others pass through)."""
+    return _Parser(prog=f"formosa {command}", add_help=False, allow_abbrev=False)
+
+
+def _check_train_flags(argv: list[str]) -> None:
+    """Seed, config file and run folder of ``formosa train``, before anything is built."""
+    p = _pre_parser("train")
+    p.add_argument("--seed", type=non_negative_int)
+    p.add_argument("--config")
+    p.add_argument("--out")
+    known, _ = p.parse_known_args(argv)
+    if known.config is not None:
+        check_input_file(known.config, "--config")
+    if known.out is not None:
+        check_output_folder(known.out, "--out")
+
+
+def _check_tournament_flags(argv: list[str]) -> None:
+    """Agents, seats, counts and output folders of ``formosa tournament``, before any game."""
+    from formosa_envs.tools.record import check_record_folder
+    p = _pre_parser("tournament")
+    p.add_argument("--agents")
+    for flag in ("--players", "--games", "--workers"):
+        p.add_argument(flag, type=positive_int)
+    p.add_argument("--seed", type=non_negative_int)
+    p.add_argument("--record")
+    p.add_argument("--out")
+    known, _ = p.parse_known_args(argv)
+    specs = [s for s in (known.agents or "").split(",") if s.strip()]
+    if known.agents is not None and len(specs) < 2:
+        raise UsageError(f"--agents {known.agents!r}: a tournament needs at least two agents "
+                         "(comma-separated), e.g. random,heuristic")
+    if known.players is not None and known.players < 2:
+        raise UsageError(f"--players {known.players}: a tournament seats at least 2 agents "
+                         "per table (solo games: formosa simulate GAME --players 1)")
+    if known.record is not None:
+        check_record_folder(known.record)
+    if known.out is not None:
+        check_output_folder(known.out, "--out")
+
+
+def _hand_over(module: str, argv: list[str], check: Callable[[list[str]], None]) -> int:
+    """``check`` the flags checked here, then run ``module.main(argv)``."""
     try:
-        return int(main_fn(argv) or 0)
+        check(argv)
+        return int(_extra(module).main(argv) or 0)
+    except SystemExit as exc:  # its own argparse: -h, or a bad command line
+        return _exit_status(exc)
     except (ValueError, FileNotFoundError) as exc:  # bad options, specs, files
         raise FormosaError(str(exc)) from None
 
@@ -235,7 +356,8 @@ def _hand_over(module: str, argv: list[str]) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Measure and print decisions per second."""
     from formosa_envs.tools.bench import format_bench, run_bench
-    results = run_bench(args.game, args.players, args.seconds)
+    _, options = game_from_args(args)
+    results = run_bench(args.game, args.players, args.seconds, **options)
     print(format_bench(results, args.game, args.players))
     return 0
 

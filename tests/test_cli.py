@@ -47,7 +47,7 @@ def test_simulate_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_arguments_give_an_error_not_a_traceback(argv: list[str],
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
-    assert "formosa: error:" in capsys.readouterr().err
+    assert f"formosa {argv[0]}: error:" in capsys.readouterr().err
 
 
 def test_parse_options_types_values() -> None:

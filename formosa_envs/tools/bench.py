@@ -8,6 +8,7 @@ events (deals, draws) are resolved inside and are not counted.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from formosa_envs.core.engine import CHANCE
+from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
 
 
@@ -66,18 +68,25 @@ def bench_aec(env: Any, name: str, seconds: float, seed: int = 0) -> BenchResult
     return BenchResult(name, count, time.perf_counter() - start)
 
 
-def run_bench(game_name: str, num_players: int, seconds: float) -> list[BenchResult]:
-    """Measure connect_four_v3, the formosa env and the raw engine, interleaved twice."""
+def run_bench(game_name: str, num_players: int, seconds: float,
+              **options: Any) -> list[BenchResult]:
+    """Measure connect_four_v3, the formosa env and the raw engine, interleaved twice.
+
+    ``seconds`` (the time per contender) must be a finite number above zero;
+    ``options`` are the game's options.
+    """
     import pettingzoo
 
     import formosa_envs
+    if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
+        raise ConfigError(f"seconds must be a finite number > 0, got {seconds!r}")
+    game = make_game(game_name, num_players=num_players, **options)
     try:
         c4 = pettingzoo.make("aec", "classic/connect_four-v3")
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise SystemExit("formosa bench needs pettingzoo[classic] for the comparison: "
-                         "pip install 'formosa_envs[dev]'") from exc
-    game = make_game(game_name, num_players=num_players)
-    env = formosa_envs.env(game_name, num_players=num_players)
+    except ImportError:  # pragma: no cover - depends on the install
+        raise ConfigError("formosa bench needs pettingzoo[classic] for the comparison: "
+                          "pip install 'formosa_envs[dev]'") from None
+    env = formosa_envs.env(game_name, num_players=num_players, **options)
     half = seconds / 2
     results: dict[str, BenchResult] = {}
     for _ in range(2):  # interleave so drifting machine load hits all three alike
@@ -96,6 +105,7 @@ def format_bench(results: list[BenchResult], game_name: str, num_players: int) -
     c4 = by_name["connect_four_v3 env()"].rate
     lines = [f"formosa bench: {game_name}, {num_players} players, random play, one core",
              f"{'':26}{'decisions/s':>14}{'vs connect_four env()':>24}"]
-    for r in results:
-        lines.append(f"{r.name:26}{r.rate:14,.0f}{r.rate / c4:23.2f}x")
+    for r in results:  # too short a run may count no connect_four decision at all
+        ratio = f"{r.rate / c4:23.2f}x" if c4 > 0 else f"{'n/a':>24}"
+        lines.append(f"{r.name:26}{r.rate:14,.0f}{ratio}")
     return "\n".join(lines)

@@ -67,10 +67,14 @@ def play_session(game_name: str, num_players: int, seats: list[Any], seed: int |
     """Run one game with ``seats`` (HumanSeat or agents); return scores, None if quit.
 
     With ``record_path``, a finished game is saved there as a game record
-    (``names``: the seats' specs written into it; ``formosa replay`` shows it).
+    (``names``: the seats' specs written into it; ``formosa replay`` shows it); the
+    destination is checked before the game starts, so a finished game is never lost.
     """
     out = out or sys.stdout
     game = make_game(game_name, num_players=num_players, **options)
+    if record_path:
+        from .usage import check_output_file
+        check_output_file(record_path, "--record")
     chance_seed = int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None \
         else seed
     steps: list[list[Any]] = []

@@ -27,6 +27,7 @@ from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 
 from .simulate import play_game
+from .usage import UsageError, check_output_folder
 
 RECORD_FORMAT = "formosa-game-record"
 RECORD_VERSION = 1
@@ -74,21 +75,28 @@ def save_record(record: dict[str, Any], path: str | Path) -> Path:
     return target
 
 
-def check_record_folder(folder: str | Path) -> Path:
-    """A folder for ``--record``: refused if it already holds game records (a second
-    run would overwrite some of them and leave the rest mixed in)."""
+def check_record_folder(folder: str | Path, flag: str = "--record") -> Path:
+    """A folder for ``--record``, checked before any game is played: refused if it is a
+    file, cannot be created or written, or already holds game records (a second run
+    would overwrite some of them and leave the rest mixed in)."""
     target = Path(folder)
     if target.exists() and not target.is_dir():
-        raise RecordError(f"--record {target}: not a folder")
+        raise RecordError(f"{flag} {target}: not a folder")
     if target.is_dir() and any(target.glob("game_*.json")):
-        raise RecordError(f"--record {target} already holds game records; choose an empty "
+        raise RecordError(f"{flag} {target} already holds game records; choose an empty "
                           "or new folder")
+    try:
+        check_output_folder(target, flag)
+    except UsageError as exc:
+        raise RecordError(str(exc)) from None
     return target
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read and check a record file; raises :class:`RecordError` naming the problem."""
     source = Path(path)
+    if source.is_dir():
+        raise RecordError(f"{source} is a folder, not a game record file")
     if not source.is_file():
         raise RecordError(f"game record not found: {source}")
     try:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .record import RecordError, load_record, replay_states
+from .usage import check_output_file
 
 TEMPLATE = Path(__file__).with_name("replay_page.html")
 
@@ -102,12 +103,16 @@ def replay_html(record: dict[str, Any], viewer: int | None = None,
 
 def write_replay(record_path: str | Path, out: str | Path | None = None,
                  viewer: int | None = None) -> Path:
-    """Read a record file and write its replay page (default: beside it, ``.html``)."""
+    """Read a record file and write its replay page (default: beside it, ``.html``).
+
+    The destination is checked (not a folder, writable) before the page is drawn.
+    """
     record = load_record(record_path)
     if viewer is not None and not 0 <= viewer < record["num_players"]:
         raise RecordError(f"--viewer must be a seat 0..{record['num_players'] - 1}, "
                           f"got {viewer}")
-    target = Path(out) if out else Path(record_path).with_suffix(".html")
+    target = check_output_file(Path(out) if out else Path(record_path).with_suffix(".html"),
+                               "--out")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(replay_html(record, viewer), encoding="utf-8")
     return target

@@ -92,9 +92,13 @@ def simulate(game_name: str, num_players: int, games: int, seed: int,
     """Play ``games`` seeded games (seed, seed+1, ...) and collect their results.
 
     With ``record_dir``, each game is also saved there as ``game_<k>.json``
-    (a game record; ``names`` are the agents' specs written into it).
+    (a game record; ``names`` are the agents' specs written into it). The folder is
+    checked before the first game (:func:`~.record.check_record_folder`).
     """
     game = make_game(game_name, num_players=num_players, **options)
+    if record_dir:
+        from .record import check_record_folder
+        check_record_folder(record_dir)
     summary = SimulationSummary(game_name, num_players)
     for k in progress(range(games), games, f"simulating {game_name}", enabled=show_progress):
         steps: list[list[Any]] | None = [] if record_dir else None

@@ -1,0 +1,112 @@
+"""Checks of command-line input, made before any work starts.
+
+argparse ``type=`` functions for numbers (they raise
+:class:`argparse.ArgumentTypeError`, which argparse reports against the flag),
+and checks of the files and folders a command will read or write, so that a
+bad destination fails in the first second, not after the games were played.
+Every failure is a :class:`UsageError` (a :class:`FormosaError`) whose message
+names the argument, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import tempfile
+from pathlib import Path
+
+from formosa_envs.core.errors import FormosaError
+
+
+class UsageError(FormosaError):
+    """A command-line argument that cannot be used (the CLI exits with status 2)."""
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0 (seeds, seats)."""
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0 (durations)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+
+
+def check_input_file(path: str | Path, flag: str) -> Path:
+    """A file the command will read: it must exist and not be a folder."""
+    source = Path(path)
+    if source.is_dir():
+        raise UsageError(f"{flag} {source}: is a folder, not a file")
+    if not source.is_file():
+        raise UsageError(f"{flag} {source}: file not found")
+    if not os.access(source, os.R_OK):
+        raise UsageError(f"{flag} {source}: the file cannot be read (permission denied)")
+    return source
+
+
+def check_output_file(path: str | Path, flag: str) -> Path:
+    """A file the command will write: not a folder, and writable (tried, then undone)."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{flag} {target}: is a folder; give a file name, e.g. "
+                         f"{target / 'game.json'}")
+    if not target.name:
+        raise UsageError(f"{flag}: give a file name")
+    _check_creatable(target.parent, flag, target)
+    if target.exists():
+        try:
+            with target.open("a", encoding="utf-8"):
+                pass  # append mode: opening for writing changes nothing
+        except OSError as exc:
+            raise UsageError(f"{flag} {target}: cannot write the file ({exc.strerror})") \
+                from None
+    return target
+
+
+def check_output_folder(path: str | Path, flag: str) -> Path:
+    """A folder the command will write into: not a file, and files can be created in it
+    (or in the folder that will hold it). Nothing is left behind by the check."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{flag} {target}: is a file, not a folder")
+    _check_creatable(target, flag, target)
+    return target
+
+
+def _check_creatable(folder: Path, flag: str, target: Path) -> None:
+    """Raise unless ``folder`` exists and takes new files, or can be created."""
+    base = folder if str(folder) else Path(".")
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        raise UsageError(f"{flag} {target}: {base} is a file, so no folder can be made there")
+    try:
+        Path(tempfile.mkdtemp(prefix=".formosa-check-", dir=base)).rmdir()
+    except OSError as exc:
+        raise UsageError(f"{flag} {target}: cannot create files in {base} "
+                         f"({exc.strerror or exc})") from None
