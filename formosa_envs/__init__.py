@@ -1,9 +1,11 @@
 """formosa_envs: PettingZoo environments for four Taiwanese tabletop games.
 
-Importing the package registers every implemented game in PettingZoo's AEC
-registry, so ``pettingzoo.make("aec", "formosa/flowers-v0", num_players=3)``
-works. The same envs come from :func:`env` (wrapped), :func:`raw_env`
-(unwrapped) and :func:`make` (an alias of :func:`env`).
+The envs come from :func:`env` (wrapped), :func:`raw_env` (unwrapped) and
+:func:`make` (an alias of :func:`env`) on every supported PettingZoo (1.25 and
+later). Where PettingZoo has an env registry (1.27 and later), importing the
+package also registers every game there, so
+``pettingzoo.make("aec", GAMES["flowers"].env_id, num_players=3)`` works;
+:data:`REGISTERED` says whether it did.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ def make(game: str = "flowers", **kwargs: Any) -> Any:
     return env(game, **kwargs)
 
 
-register_all()
+REGISTERED: bool = register_all()
+"""Whether the env ids are in PettingZoo's registry (False on PettingZoo 1.25/1.26)."""
 
-__all__ = ["GAMES", "ConfigError", "FormosaAECEnv", "IllegalActionError", "StateFormatError",
-           "__version__", "env", "make", "make_game", "raw_env"]
+__all__ = ["GAMES", "REGISTERED", "ConfigError", "FormosaAECEnv", "IllegalActionError",
+           "StateFormatError", "__version__", "env", "make", "make_game", "raw_env"]

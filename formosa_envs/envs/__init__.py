@@ -42,12 +42,23 @@ def _factory(game: str) -> Any:
     return make
 
 
-def register_all() -> None:
-    """Register ``formosa/<game>-v0`` for every game in PettingZoo's AEC registry."""
-    from pettingzoo import aec_registry, register
+def register_all() -> bool:
+    """Register every game's env id in PettingZoo's AEC registry, where there is one.
+
+    The registry (``pettingzoo.register`` / ``pettingzoo.make``) appeared in PettingZoo
+    1.27; on 1.25 and 1.26 there is nothing to register in, the envs come from
+    :func:`env` and :func:`raw_env` alone, and this returns False. Registering twice
+    is harmless (ids already there are kept).
+    """
+    import pettingzoo
+    registry = getattr(pettingzoo, "aec_registry", None)
+    register = getattr(pettingzoo, "register", None)
+    if registry is None or register is None:
+        return False
     for name, info in GAMES.items():
-        if info.env_id not in aec_registry:
+        if info.env_id not in registry:
             register("aec", info.env_id, entry_point=_factory(name))
+    return True
 
 
 __all__ = ["REWARD_MODES", "FormosaAECEnv", "SingleAgentEnv", "env", "raw_env", "register_all"]
