@@ -6,11 +6,33 @@ piece is written through a numpy view, so building an observation never
 concatenates. Per-seat pieces are ordered egocentrically (the observer first,
 then the following seats clockwise) and padded to the game's maximum seat
 count, with a ``seat_present`` piece so one network serves every player count.
+
+Every feature lies in [0, 1] and distinct game values stay distinct (the env
+declares ``Box(0, 1)``). Counters go through a :class:`Codec`, one encoding per
+quantity (:class:`Feature`):
+
+* ``linear``: ``v / max``, where ``max`` is the rules' own limit (a flag, a
+  component count); exceeding it is a bug the contract check reports;
+* ``count``: :func:`soft_count`, linear ``v / (2 knee)`` up to the knee, then
+  ``1 - knee / (2 v)``: continuous with its slope, strictly increasing, below 1,
+  for counters the rules leave unbounded (coins, cubes in hand, rounds);
+* ``score`` (scores and tie-breaks): two columns, a fine part ``min(v / knee, 1)``
+  that resolves the usual range and the ``count`` part that keeps ordering every
+  larger value; ``signed_score`` adds a third column, ``soft_count(-v)``, for a
+  score that may fall below zero.
+
+Encodings are computed in float64 and cast once, so sums of fractions never
+round past 1; :func:`soft_count` keeps consecutive integers distinct in float32
+up to :func:`distinct_limit` (2896 * sqrt(knee), far beyond any game's values).
 """
 
 from __future__ import annotations
 
+import math
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -92,3 +114,117 @@ def one_hot(view: np.ndarray, index: int | None) -> None:
 def scaled(value: float, scale: float) -> float:
     """``value / scale`` clipped to [0, 1], for bounded observation features."""
     return min(max(value / scale, 0.0), 1.0)
+
+
+def soft_count(value: float, knee: float) -> float:
+    """A non-negative counter in [0, 1): ``v / (2 knee)`` up to the knee, then
+    ``1 - knee / (2 v)`` (continuous with its slope, strictly increasing)."""
+    if value <= knee:
+        return max(value, 0.0) / (2.0 * knee)
+    return 1.0 - knee / (2.0 * value)
+
+
+def distinct_limit(knee: float) -> int:
+    """The largest integer up to which :func:`soft_count` keeps every integer distinct
+    in float32: past the knee the gap between ``v`` and ``v + 1`` is about
+    ``knee / (2 v^2)``, which must exceed float32's spacing 2**-24 below 1."""
+    return int(math.sqrt(knee * 2.0 ** 23))
+
+
+ENCODINGS = ("linear", "count", "score", "signed_score")
+_COLUMNS = {"linear": 1, "count": 1, "score": 2, "signed_score": 3}
+_LINEAR, _FINE, _SOFT = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """One raw quantity of a dense block and its encoding (see the module docstring).
+
+    ``scale`` is the rules' maximum for ``linear`` and the knee otherwise; a
+    ``signed_score`` uses ``neg_knee`` (default: ``scale``) below zero.
+    """
+
+    name: str
+    encoding: str = "linear"
+    scale: float = 1.0
+    neg_knee: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.encoding not in ENCODINGS:
+            raise ConfigError(f"feature {self.name!r}: encoding must be one of {ENCODINGS}, "
+                              f"got {self.encoding!r}")
+        if not self.scale > 0:
+            raise ConfigError(f"feature {self.name!r}: scale must be positive")
+
+    def columns(self) -> list[tuple[str, int, float, float]]:
+        """``(label, kind, scale, sign)`` of each column this feature writes."""
+        if self.encoding == "linear":
+            return [(f"{self.name}/{self.scale:g}", _LINEAR, self.scale, 1.0)]
+        soft = (f"{self.name}~{self.scale:g}", _SOFT, self.scale, 1.0)
+        if self.encoding == "count":
+            return [soft]
+        cols = [(f"{self.name}/{self.scale:g}", _FINE, self.scale, 1.0), soft]
+        if self.encoding == "signed_score":
+            cols.append((f"-{self.name}~{self.neg_knee or self.scale:g}", _SOFT,
+                         self.neg_knee or self.scale, -1.0))
+        return cols
+
+
+def flags(*names: str) -> list[Feature]:
+    """0/1 features (``linear`` with maximum 1)."""
+    return [Feature(name) for name in names]
+
+
+class Codec:
+    """Encodes a flat list of raw quantities (one per :class:`Feature`) into columns.
+
+    The same feature list may be repeated (one copy per seat); ``encode`` takes the
+    raw values in feature order and returns ``width`` float32 columns in [0, 1].
+    """
+
+    def __init__(self, features: Sequence[Feature]) -> None:
+        self.features = tuple(features)
+        source, kinds, scales, signs, self.labels = [], [], [], [], []
+        for i, feature in enumerate(self.features):
+            for label, kind, scale, sign in feature.columns():
+                source.append(i)
+                kinds.append(kind)
+                scales.append(scale)
+                signs.append(sign)
+                self.labels.append(label)
+        self.width = len(source)
+        kind = np.array(kinds)
+        self._source = np.array(source, dtype=np.intp)
+        self._factor = np.array(signs, dtype=np.float64) / np.array(scales, dtype=np.float64)
+        self._fine = kind == _FINE
+        self._soft = kind == _SOFT
+        self._bounded = kind != _LINEAR
+        self._identity = bool(np.array_equal(self._source, np.arange(len(self.features))))
+
+    def encode(self, raw: Sequence[float] | np.ndarray) -> np.ndarray:
+        """The encoded columns of ``raw`` (computed in float64, cast once); a 2-D
+        ``raw`` encodes one row per seat."""
+        values = np.asarray(raw, dtype=np.float64)
+        x = (values if self._identity else values[..., self._source]) * self._factor
+        x = np.where(self._bounded, np.maximum(x, 0.0), x)
+        x = np.where(self._fine, np.minimum(x, 1.0), x)
+        x = np.where(self._soft, np.where(x <= 1.0, 0.5 * x, 1.0 - 0.5 / np.maximum(x, 1.0)), x)
+        return x.astype(np.float32)
+
+    def describe(self, count: int | None = None) -> str:
+        """The column labels, for a piece's documentation (the first ``count`` only)."""
+        return ", ".join(self.labels[:count])
+
+
+_PER_GAME: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def per_game(game: object, name: str, build: Callable[[], Any]) -> Any:
+    """``build()`` computed once per game object and ``name`` (limits read from the
+    game's data files, codecs built from them); forgotten with the game."""
+    cache = _PER_GAME.get(game)
+    if cache is None:
+        cache = _PER_GAME[game] = {}
+    if name not in cache:
+        cache[name] = build()
+    return cache[name]

@@ -4,6 +4,13 @@ Everything is open (R-4): both faces of each disc, storehouses, hands, cards, cr
 opium tracks. Only the order of the face-down ship piles and event deck is unknown,
 and each reveal is a chance event. Per-seat rows put the observer first. Built like
 the Formosa Tea observer: one dense slice assignment and one scatter of ones.
+
+Every feature lies in [0, 1] (encodings: ``formosa_envs.core.observer``). Credit (the
+tie-break) and prestige (which Opium Dens can push below 0) are scores: a fine part
+plus a saturating part (and one for negative prestige), so late-game leaders stay
+apart; hand cubes, opium used, cards owned, storehouse cubes, card values and pile
+sizes are counters that saturate instead of clipping; this turn's flags are 0/1 and
+its use counts (Markets, Dens, Workshops) saturate.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formosa_envs.core.observer import ObservationLayout, Piece, seat_order
+from formosa_envs.core.observer import Codec, Feature, ObservationLayout, Piece, flags, seat_order
 
 from .grid import showing
 from .shop import ships_left
@@ -24,18 +31,35 @@ if TYPE_CHECKING:
 S = 4
 KINDS = ("move", "swap_to", "line", "loop_any", "loop_gift", "full_house", "discard", "lose",
          "purchase", "pay", "give", "take", "store_space", "convert", "exchange_more")
-SEAT_DENSE = 20
+COLOUR_NAMES = ("red", "white", "green", "yellow", "black")
+SEAT_FEATURES = [
+    *flags("present", "turn", "start"), *(Feature(f"hand_{c}", "count", 6) for c in COLOUR_NAMES),
+    Feature("credit", "score", 20), Feature("opium", "count", 10),
+    Feature("sign", "count", 3), *(Feature(f"ships{k}", "count", 6) for k in (1, 2, 3)),
+    *(Feature(f"buildings{t}", "count", 6) for t in range(5)),
+    Feature("prestige", "signed_score", 100, neg_knee=10)]
+SHIP_FEATURES = [*(Feature(f"cost_{c}", "count", 3) for c in COLOUR_NAMES[:4]),
+                 Feature("required", "count", 10), Feature("credit", "count", 5),
+                 Feature("prestige", "count", 15)]
+USED_FEATURES = [Feature("temple"), Feature("event"), Feature("markets", "count", 2),
+                 Feature("dens", "count", 2), *flags("store", "market", "workshop", "den"),
+                 Feature("workshops", "count", 2)]
+SEAT_COLUMNS = Codec(SEAT_FEATURES)
+SEAT_DENSE = SEAT_COLUMNS.width
+SEAT_RAW = len(SEAT_FEATURES)
+DENSE = Codec([*SEAT_FEATURES * S, *(Feature(f"store{k}", "count", 2) for k in range(80)),
+               *SHIP_FEATURES * 3, *(Feature(f"ships_left{k}", "count", 12) for k in range(3)),
+               *(Feature(f"buildings_left{t}", "count", 24) for t in range(5)),
+               *USED_FEATURES, Feature("count", "count", 3)])
 LAYOUT = ObservationLayout([
-    Piece("seat_counters", (S, SEAT_DENSE), "per seat, egocentric: present, turn, start, "
-          "hand per colour/6, credit/20, opium used/10, loop cubes/3, ships per level/6, "
-          "buildings per type/6, prestige now/100"),
-    Piece("storehouse", (16, 5), "cubes per space and colour (/2)"),
-    Piece("ships", (3, 7), "face-up ship per level: cost per colour/3, required/10, "
-          "credit/5, prestige/15"),
-    Piece("piles", (3 + 5,), "ships left per level/12, buildings left per type/24"),
-    Piece("used", (USED_SIZE,), "this turn's flags: temple, event, markets, dens, store/"
-          "market/workshop/den bought, workshops used"),
-    Piece("context_values", (1,), "pending decision: count/3"),
+    Piece("seat_counters", (S, SEAT_DENSE), "per seat, egocentric: "
+          + SEAT_COLUMNS.describe()),
+    Piece("storehouse", (16, 5), "cubes per space and colour (count~2)"),
+    Piece("ships", (3, 7), "face-up ship per level: " + Codec(SHIP_FEATURES).describe()),
+    Piece("piles", (3 + 5,), "ships left per level (count~12), buildings left per type "
+          "(count~24)"),
+    Piece("used", (USED_SIZE,), "this turn: " + Codec(USED_FEATURES).describe()),
+    Piece("context_values", (1,), "pending decision: count~3"),
     Piece("grid", (16, 16), "per cell: sun colour, back colour, showing colour (one-hot "
           "each), back side up"),
     Piece("spaces", (16, 6), "per space: Store, covered, owner (egocentric 4)"),
@@ -49,11 +73,6 @@ LAYOUT = ObservationLayout([
 ])
 OFF = LAYOUT.offsets
 DENSE_END = OFF["grid"]
-SCALE = np.concatenate([
-    np.tile([1, 1, 1] + [1 / 6] * 5 + [1 / 20, 1 / 10, 1 / 3] + [1 / 6] * 3 + [1 / 6] * 5
-            + [0.01], S),
-    [0.5] * 80, np.tile([1 / 3] * 4 + [0.1, 0.2, 1 / 15], 3), [1 / 12] * 3 + [1 / 24] * 5,
-    [1] * USED_SIZE, [1 / 3]]).astype(np.float32)
 KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 
@@ -68,7 +87,7 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
     for i, p in enumerate(order):
         dense += _seat_row(game, s, p, prestige[p])
         ones.append(OFF["seat_sides"] + 4 * i + s.sides_of[p])
-    dense += [0] * (SEAT_DENSE * (S - len(order)))
+    dense += [0] * (SEAT_RAW * (S - len(order)))
     for cubes in s.storehouse:
         dense += cubes
     for level in range(3):
@@ -84,10 +103,8 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
     _space_ones(s, rel, ones)
     _round_ones(s, ones)
     dense.append(_decision(s, viewer, ones))
-    vec[:DENSE_END] = dense
-    vec[:DENSE_END] *= SCALE
+    vec[:DENSE_END] = DENSE.encode(dense)
     vec[ones] = 1.0
-    np.minimum(vec, 1.0, out=vec)     # counters beyond their scale saturate
     return vec
 
 
@@ -96,7 +113,7 @@ def _seat_row(game: DadaochengGame, s: DadaochengState, p: int, prestige: int) -
     for ship in s.ships[p]:
         levels[game.ships[ship].level - 1] += 1
     return [1, int(p == s.turn), int(p == s.start_player), *s.hand[p], s.credit[p], s.opium[p],
-            s.sign[p], *levels, *s.buildings[p], max(prestige, 0)]
+            s.sign[p], *levels, *s.buildings[p], prestige]
 
 
 def _grid_ones(game: DadaochengGame, s: DadaochengState, ones: list[int]) -> None:

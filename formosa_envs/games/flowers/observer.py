@@ -3,6 +3,12 @@
 Per-seat pieces are egocentric (the observer first, then clockwise) and padded
 to 4 seats. The observer sees its own hand, the field, every scoring pile,
 tokens, scores and hand sizes — never other hands or the deck's content.
+
+Every feature lies in [0, 1] (encodings: ``formosa_envs.core.observer``). A pile's
+set VP and a seat's score are scores: a fine part (set VP / 40, score / target VP)
+plus a saturating part that keeps every larger value distinct, so who leads stays
+visible in the last round; the round is a saturating counter; tokens, hand size,
+deck and supply are divided by their limits in the rules.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formosa_envs.core.observer import ObservationLayout, Piece, scaled, seat_order
+from formosa_envs.core.observer import Codec, Feature, ObservationLayout, Piece, flags, seat_order
 
 from .cards import NUM_CARDS
 from .config import MAX_PLAYERS
@@ -23,8 +29,20 @@ if TYPE_CHECKING:
 
 DECISION_KINDS = (PLAY, CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH)
 S = MAX_PLAYERS
-SEAT_FEATURES = ("present", "is_turn", "is_start", "cashed", "tokens/3", "set_vp/40",
-                 "score/(2*target)", "hand_size/8")
+
+
+def seat_features(target_vp: int = 60) -> list[Feature]:
+    """Per-seat quantities and encodings (the score's knee is the target VP)."""
+    return [*flags("present", "is_turn", "is_start", "cashed"),
+            Feature("tokens", "linear", MAX_TOKENS_PER_PLAYER),
+            Feature("set_vp", "score", 40), Feature("score", "score", target_vp),
+            Feature("hand_size", "linear", 8)]
+
+
+SEAT_FEATURES = tuple(f.name for f in seat_features())
+SEAT_COLUMNS = Codec(seat_features())
+GLOBALS = Codec([Feature("deck", "linear", NUM_CARDS), Feature("supply", "linear", TOKEN_SUPPLY),
+                 Feature("round", "count", 10), Feature("threshold", "linear", 7)])
 
 LAYOUT = ObservationLayout([
     Piece("own_hand", (NUM_CARDS,), "cards in the observer's hand"),
@@ -32,9 +50,10 @@ LAYOUT = ObservationLayout([
     Piece("piles", (S, NUM_CARDS), "scoring pile of each seat, egocentric"),
     Piece("pending_card", (NUM_CARDS,), "the face-up card being matched (capture decisions)"),
     Piece("decision", (len(DECISION_KINDS),), "pending decision kind (observer's own)"),
-    Piece("seats", (S, len(SEAT_FEATURES)), "per-seat features, egocentric: " +
-          ", ".join(SEAT_FEATURES)),
-    Piece("globals", (4,), "deck size / 54, token supply / 9, round / 20, threshold / 7"),
+    Piece("seats", (S, SEAT_COLUMNS.width), "per-seat features, egocentric: "
+          + SEAT_COLUMNS.describe().replace("score/60", "score/target")
+          .replace("score~60", "score~target")),
+    Piece("globals", (GLOBALS.width,), GLOBALS.describe()),
     Piece("current_month", (13,), "Current Month variant: 0 = off, else the month"),
     Piece("players", (3,), "one-hot player count 2/3/4"),
 ])
@@ -50,9 +69,9 @@ class FlowersObserver:
     def __init__(self, game: FlowersGame) -> None:
         self.game = game
         self.vec, self.views = LAYOUT.buffer()
-        self.threshold = game.config.vp_threshold / 7
+        self.threshold = game.config.vp_threshold
         self.month = game.config.current_month or 0
-        self.target = 2.0 * game.config.target_vp
+        self.seats = Codec(seat_features(game.config.target_vp))
         # the last two pieces never change during a game: write them once, clear the rest
         self.views["current_month"][self.month] = 1.0
         self.views["players"][game.num_players - 2] = 1.0
@@ -65,8 +84,7 @@ class FlowersObserver:
         order = seat_order(viewer, s.num_players)
         vec[self._card_bits(s, viewer, order)] = 1.0  # every 0/1 card feature in one write
         v["seats"][:len(order)] = self._seat_rows(s, order)
-        v["globals"][:] = (len(s.deck) / NUM_CARDS, s.supply / TOKEN_SUPPLY,
-                           scaled(s.round, 20), self.threshold)
+        v["globals"][:] = GLOBALS.encode((len(s.deck), s.supply, s.round, self.threshold))
         if not s.over and s.stack and s.stack[-1].player == viewer:
             vec[at["decision"] + DECISION_KINDS.index(s.stack[-1].kind)] = 1.0
         return vec.copy()
@@ -85,12 +103,11 @@ class FlowersObserver:
             bits.append(at["pending_card"] + s.pending)
         return bits
 
-    def _seat_rows(self, s: FlowersState, order: list[int]) -> list[tuple[float, ...]]:
+    def _seat_rows(self, s: FlowersState, order: list[int]) -> np.ndarray:
         turn = -1 if s.over else s.turn
-        target = self.target
-        return [(1.0, float(p == turn), float(p == s.round_start), float(s.cashed[p]),
-                 s.tokens[p] / MAX_TOKENS_PER_PLAYER, min(s.pile_vp[p] / 40, 1.0),
-                 min(s.scores[p] / target, 1.0), len(s.hands[p]) / 8) for p in order]
+        return self.seats.encode([
+            (1, p == turn, p == s.round_start, s.cashed[p], s.tokens[p], s.pile_vp[p],
+             s.scores[p], len(s.hands[p])) for p in order])
 
 
 def state_vector(game: FlowersGame, s: FlowersState) -> np.ndarray:

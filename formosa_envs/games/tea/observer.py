@@ -5,6 +5,13 @@ kept merchant cards, characters. Only the order of the bag and of the merchant d
 is unknown, and every draw is a chance event, so no seat's view depends on hidden
 information. Per-seat rows put the observer first, then the following seats.
 
+Every feature lies in [0, 1] (encodings: ``formosa_envs.core.observer``). VP is a
+score: a fine part (/100) plus a saturating part, so a 2-player game's 160 VP and
+150 VP stay apart; component counts are divided by their limits (2 Farmers, 3
+Masters, the Basket's 8 with Li Chun Sheng, the bag, the disc supplies, the
+Domestic and technology tracks of the board data); counters the rules leave open
+(cubes in factories and warehouses, kept cards, deck sizes, card values) saturate.
+
 Speed: each block is gathered as one flat Python list and written with one slice
 assignment (a merchant card's features come from a precomputed table), so building
 an observation costs a few dozen numpy calls, not hundreds.
@@ -16,9 +23,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formosa_envs.core.observer import ObservationLayout, Piece, seat_order
+from formosa_envs.core.observer import (
+    Codec,
+    Feature,
+    ObservationLayout,
+    Piece,
+    flags,
+    per_game,
+    seat_order,
+)
 
-from .state import DISPLAY_ROWS, DISPLAY_SLOTS, SPACES, TeaState
+from .state import (
+    ACTION_DISC_SUPPLY,
+    CUBES,
+    DISPLAY_ROWS,
+    DISPLAY_SLOTS,
+    SPACES,
+    TECH_DISC_SUPPLY,
+    TeaState,
+)
 
 if TYPE_CHECKING:
     from .game import TeaGame
@@ -28,41 +51,71 @@ KINDS = ("turn", "worker", "take", "extra_space", "extra_colour", "advance_mode"
          "scent_bud", "arai_extra", "tech_any", "tech_reward", "scent_cube", "disc_factory",
          "bonus_advance", "choose_merchant", "pay", "dodd_advance", "bonus_space",
          "event_discard", "event_1868", "draft", "setup_space", "setup_colour")
-SEAT_FEATURES = (  # dense counters first, then the sparse one-hot blocks
-    ("counters", 12, "present, start, turn, passed, vp/100, farmers/2, masters/3, parked, "
-                     "placed farmers/2, placed masters/3, domestic/15, kept/10"),
-    ("basket", 9, "basket cubes per colour x WL (/6)"),
-    ("factory", 12, "factory cubes per tea x (WL 0-2, Flavor) (/6)"),
-    ("scent", 7, "scented factory: tea one-hot, cubes/6, buds per colour/4"),
-    ("warehouse", 9, "warehouse cubes per tea x quality (/6)"),
-    ("buds", 3, "buds held per colour (/4)"),
-    ("tech", 3, "technology levels (/8)"),
-    ("discs", 6, "action discs (2) and technology discs held (4) (/4)"),
-    ("kept", 6, "kept cards per icon and demanding oolong/black/green (/8)"),
+TEA_NAMES = ("oolong", "black", "green")
+
+
+def seat_features(domestic_top: int = 15, tech_top: int = 8) -> list[Feature]:
+    """Per-seat quantities and encodings (track lengths from the board data)."""
+    return [
+        *flags("present", "start", "turn", "passed"), Feature("vp", "score", 100),
+        Feature("farmers", "linear", 2), Feature("masters", "linear", 3), Feature("parked"),
+        Feature("placed_farmers", "linear", 2), Feature("placed_masters", "linear", 3),
+        Feature("domestic", "linear", domestic_top), Feature("kept", "count", 10),
+        *(Feature(f"basket{c}{w}", "linear", 8) for c in range(3) for w in range(3)),
+        *(Feature(f"factory{t}{k}", "count", 6) for t in range(3) for k in range(4)),
+        *flags(*(f"scent_{t}" for t in TEA_NAMES)), Feature("scent_cubes", "linear", 6),
+        *(Feature(f"scent_buds{c}", "linear", 6) for c in range(3)),
+        *(Feature(f"warehouse{t}{q}", "count", 6) for t in range(3) for q in range(3)),
+        *(Feature(f"buds{c}", "linear", 6) for c in range(3)),
+        *(Feature(f"tech_{t}", "linear", tech_top) for t in TEA_NAMES),
+        Feature("market_discs", "linear", ACTION_DISC_SUPPLY[0]),
+        Feature("processing_discs", "linear", ACTION_DISC_SUPPLY[1]),
+        *(Feature(f"tech_discs{k}", "linear", TECH_DISC_SUPPLY) for k in range(4)),
+        *(Feature(f"kept_icon{i}", "count", 8) for i in range(3)),
+        *(Feature(f"kept_demand_{t}", "count", 8) for t in TEA_NAMES)]
+
+
+def table_features() -> list[Feature]:
+    """The plantation cubes, bag, table and decision counters after the seat rows."""
+    return [*(Feature(f"cubes{sp}_{c}", "count", 3) for sp in range(SPACES) for c in range(3)),
+            *(Feature(f"bag{c}", "linear", CUBES[c]) for c in range(3)),
+            *(Feature(f"deck_stage{k}", "count", 12) for k in range(3)),
+            Feature("returned", "count", 8), *flags(*(f"market{i}" for i in range(3 * S))),
+            Feature("supply_market_discs", "linear", ACTION_DISC_SUPPLY[0]),
+            Feature("supply_processing_discs", "linear", ACTION_DISC_SUPPLY[1]),
+            *(Feature(f"supply_tech{k}", "linear", TECH_DISC_SUPPLY) for k in range(4)),
+            Feature("count", "count", 2), Feature("optional"), Feature("steps", "count", 4)]
+
+
+SEAT_COLUMNS = Codec(seat_features())
+SEAT_RAW = len(SEAT_COLUMNS.features)
+CARD_COLUMNS = Codec([Feature("present"), *flags(*(f"stage{k}" for k in range(3))),
+                      *(Feature(f"demand_{t}", "count", 4) for t in TEA_NAMES),
+                      *flags(*(f"icon{i}" for i in range(3))),
+                      Feature("vp_good", "count", 20), Feature("vp_normal", "count", 20)])
+CARD_WIDTH = CARD_COLUMNS.width
+ONE_HOT_FEATURES = (
     ("masters", 36, "Tea Master position per track, one-hot over 9 spaces"),
     ("discs_on", 12, "technology discs on factories, tea x kind"),
     ("character", 7, "character one-hot"),
 )
-SEAT_WIDTH = sum(width for _, width, _ in SEAT_FEATURES)
-DENSE = SEAT_WIDTH - 36 - 12 - 7
-ONE_HOTS = SEAT_WIDTH - DENSE
-MASTERS0, DISCS_ON0, CHARACTER0 = 0, 36, 48
-CARD_WIDTH = 12
+ONE_HOTS = sum(width for _, width, _ in ONE_HOT_FEATURES)
 LAYOUT = ObservationLayout([
-    # dense block: written with one slice assignment and one scaling
-    Piece("seat_counters", (S, DENSE), "per seat, egocentric: " + "; ".join(
-        f"{name} ({width}): {doc}" for name, width, doc in SEAT_FEATURES[:9])),
-    Piece("plantation_cubes", (SPACES, 3), "cubes per space and colour (/3)"),
-    Piece("bag", (3,), "cubes in the bag per colour (/35)"),
-    Piece("table", (4 + 3 * S + 6,), "deck per stage/12 and returned/8; Global Market "
-          "occupancy per space x seat; supply: action discs /8, /4, technology discs /4"),
-    Piece("context_values", (3,), "pending decision: count/2, optional, steps/4"),
+    # dense block: one Codec over the raw counters
+    Piece("seat_counters", (S, SEAT_COLUMNS.width), "per seat, egocentric: "
+          + SEAT_COLUMNS.describe()),
+    Piece("plantation_cubes", (SPACES, 3), "cubes per space and colour (count~3)"),
+    Piece("bag", (3,), "cubes in the bag per colour (/35, /28, /21)"),
+    Piece("table", (4 + 3 * S + 6,), "deck per stage (count~12) and returned (count~8); "
+          "Global Market occupancy per space x seat; supply: action discs /8, /4, "
+          "technology discs /4"),
+    Piece("context_values", (3,), "pending decision: count~2, optional, steps~4"),
     # merchant cards: one gather from a precomputed table
-    Piece("display", (DISPLAY_ROWS * DISPLAY_SLOTS, CARD_WIDTH), "per slot: present, stage "
-          "one-hot, demand/4, icon one-hot, VP good/20, normal/20"),
+    Piece("display", (DISPLAY_ROWS * DISPLAY_SLOTS, CARD_WIDTH), "per slot: "
+          + CARD_COLUMNS.describe()),
     # one-hot block: every 1 written with one scatter
-    Piece("seat_one_hots", (S, SEAT_WIDTH - DENSE), "per seat, egocentric: " + "; ".join(
-        f"{name} ({width}): {doc}" for name, width, doc in SEAT_FEATURES[9:])),
+    Piece("seat_one_hots", (S, ONE_HOTS), "per seat, egocentric: " + "; ".join(
+        f"{name} ({width}): {doc}" for name, width, doc in ONE_HOT_FEATURES)),
     Piece("plantation_flags", (SPACES, 9), "per space: in play, bud one-hot, worker owner "
           "(egocentric 4), any worker"),
     Piece("weather", (4, 6), "per column: WL one-hot now, WL one-hot next round"),
@@ -76,13 +129,17 @@ LAYOUT = ObservationLayout([
 ])
 OFF = LAYOUT.offsets
 DENSE_END = OFF["display"]
-SCALE = np.concatenate([
-    np.tile(np.array([1, 1, 1, 1, 0.01, 0.5, 1 / 3, 1, 0.5, 1 / 3, 1 / 15, 0.1]
-                     + [1 / 6] * 21 + [1, 1, 1, 1 / 6, 0.25, 0.25, 0.25]
-                     + [1 / 6] * 9 + [0.25] * 3 + [0.125] * 3 + [0.25] * 6 + [0.125] * 6), S),
-    [1 / 3] * (SPACES * 3), [1 / 35] * 3, [1] * (4 + 3 * S + 6), [0.5, 1, 0.25]],
-).astype(np.float32)
-ONE_HOTS = SEAT_WIDTH - DENSE
+DENSE_RAW = S * SEAT_RAW + len(table_features())
+
+
+def dense_codec(game: TeaGame) -> Codec:
+    """The game's dense-block codec (track lengths read once from its board data)."""
+    def build() -> Codec:
+        features = seat_features(len(game.board.domestic.vp) - 1, max(game.tech_top))
+        return Codec(features * S + table_features())
+    return per_game(game, "tea.dense", build)
+
+
 KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 CONTEXT_TRACK = {"lower": 0, "tech_reward": 0, "disc_factory": 0, "advance_mode": 0}
 CONTEXT_SPACE = ("take", "extra_colour", "setup_colour", "extra_space")
@@ -90,14 +147,14 @@ CONTEXT_SPACE = ("take", "extra_colour", "setup_colour", "extra_space")
 
 def card_table(game: TeaGame) -> np.ndarray:
     """Observation features of every merchant card, plus a zero row for an empty slot."""
-    table = np.zeros((len(game.merchants) + 1, CARD_WIDTH), dtype=np.float32)
+    raw = np.zeros((len(game.merchants) + 1, len(CARD_COLUMNS.features)))
     for card in game.merchants:
-        row = table[card.id]
+        row = raw[card.id]
         row[0], row[card.stage] = 1, 1
-        row[4:7] = np.array(card.demand) / 4
+        row[4:7] = card.demand
         row[7 + card.icon_index] = 1
-        row[10:12] = (card.good / 20, card.normal / 20)
-    return table
+        row[10:12] = (card.good, card.normal)
+    return CARD_COLUMNS.encode(raw)
 
 
 def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
@@ -110,7 +167,7 @@ def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     for i, p in enumerate(order):
         dense += _dense_row(game, s, p)
         ones += _one_hot_columns(s, p, OFF["seat_one_hots"] + i * ONE_HOTS)
-    dense += [0] * (DENSE * (S - len(order)))
+    dense += [0] * (SEAT_RAW * (S - len(order)))
     for space in s.cubes:
         dense += space
     dense += s.bag
@@ -118,17 +175,15 @@ def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     _plantation_ones(game, s, rel, ones)
     _round_ones(s, ones)
     _decision(s, viewer, dense, ones)
-    vec[:DENSE_END] = dense
-    vec[:DENSE_END] *= SCALE
+    vec[:DENSE_END] = dense_codec(game).encode(dense)
     vec[DENSE_END:OFF["seat_one_hots"]] = game.card_features[
         [c for row in s.display for c in row]].reshape(-1)
     vec[ones] = 1.0
-    np.minimum(vec, 1.0, out=vec)  # counters beyond their scale saturate
     return vec
 
 
 def _dense_row(game: TeaGame, s: TeaState, p: int) -> list[int]:
-    """The dense per-seat features of ``p``, unscaled (``SEAT_FEATURES[:9]``)."""
+    """The raw per-seat quantities of ``p`` (``seat_features`` order)."""
     tea, cubes, *buds = s.scent[p]
     kept = [0] * 6
     for c in s.kept[p]:
@@ -136,7 +191,7 @@ def _dense_row(game: TeaGame, s: TeaState, p: int) -> list[int]:
         kept[card.icon_index] += 1
         for t in range(3):
             kept[3 + t] += card.demand[t] > 0
-    return [1, int(p == s.start_player), int(p == s.turn), int(s.passed[p]), max(s.vp[p], 0),
+    return [1, int(p == s.start_player), int(p == s.turn), int(s.passed[p]), s.vp[p],
             s.farmers[p], s.masters[p], s.parked[p], *s.placed[p], s.domestic[p],
             len(s.kept[p]), *s.basket[p], *s.factory[p], int(tea == 0), int(tea == 1),
             int(tea == 2), cubes, *buds, *s.warehouse[p], *s.buds[p], *s.tech[p],
@@ -152,13 +207,13 @@ def _one_hot_columns(s: TeaState, p: int, base: int) -> list[int]:
     return ones
 
 
-def _table_row(s: TeaState, rel: dict[int, int]) -> list[float]:
+def _table_row(s: TeaState, rel: dict[int, int]) -> list[int]:
     market = [0] * (3 * S)
     for g, owners in enumerate(s.market):
         for p in owners:
             market[S * g + rel[p]] = 1
-    return [*(len(p) / 12 for p in s.deck_pools), len(s.deck_tail) / 8, *market,
-            s.action_supply[0] / 8, s.action_supply[1] / 4, *(k / 4 for k in s.tech_supply)]
+    return [*(len(p) for p in s.deck_pools), len(s.deck_tail), *market, *s.action_supply,
+            *s.tech_supply]
 
 
 def _plantation_ones(game: TeaGame, s: TeaState, rel: dict[int, int], ones: list[int]) -> None:
