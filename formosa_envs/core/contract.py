@@ -236,3 +236,29 @@ def check_labels(game: Game, state: Any) -> None:
             assert told is None or told == label, (
                 f"action {action}: public label {told!r} for viewer {viewer} differs from "
                 f"its label {label!r}")
+
+
+def check_observation_bounds(game: Game, state: Any, low: float = 0.0,
+                             high: float = 1.0) -> None:
+    """Every seat's observation and the global state vector lie in their declared space:
+    float32, the declared length, finite, and within ``[low, high]`` (the env's Box)."""
+    vectors = [(f"seat {seat}'s observation", game.observe(state, seat), game.observation_size)
+               for seat in range(game.num_players)]
+    vectors.append(("the state vector", game.state_vector(state), game.state_size))
+    pieces = game.observation_pieces()
+    for what, vec, size in vectors:
+        assert vec.dtype == np.float32 and vec.shape == (size,), (
+            f"{what}: {vec.dtype} {vec.shape}, declared float32 ({size},)")
+        bad = np.flatnonzero(~np.isfinite(vec) | (vec < low) | (vec > high))
+        if bad.size:
+            i = int(bad[0])
+            raise AssertionError(f"{what}: {bad.size} value(s) outside [{low}, {high}], first "
+                                 f"{float(vec[i])!r} at {i} ({_piece_at(pieces, i)})")
+
+
+def _piece_at(pieces: list[tuple[str, int, tuple[int, ...], str]], index: int) -> str:
+    """The piece holding vector ``index`` and the offset inside it."""
+    for name, offset, shape, _ in reversed(pieces):
+        if offset <= index:
+            return f"piece {name!r} {shape}, item {index - offset}"
+    return "no named piece"
