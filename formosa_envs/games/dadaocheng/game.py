@@ -175,6 +175,10 @@ class DadaochengGame(OpenGame):
         """A readable label."""
         return label_action(self, state, action)
 
-    def check_invariants(self, state: DadaochengState) -> None:
-        """Discs, cards and buildings are conserved; no negative counts."""
+    def check_conservation(self, state: DadaochengState) -> None:
+        """Discs, ships, building cards and events once each, storehouse and hand caps,
+        credit, Stores and the round count agree (``invariants.py``); raise
+        ``StateFormatError`` naming the field."""
         check_state(self, state)
+
+    check_invariants = check_conservation  # until core's check_invariants calls it

@@ -1,35 +1,123 @@
-"""Conservation laws of a Dadaocheng state (used by tests and by ``from_json``)."""
+"""Conservation and consistency laws of a Dadaocheng state (``check_conservation``).
+
+Cubes are unlimited (R-1), so cube counts are bounded by the rules that cap them rather
+than by a box total. Each law raises :class:`~formosa_envs.core.errors.StateFormatError`
+naming the field that breaks it (``core/invariants.py``). Rule ids: ``seeds/dadaocheng.md``.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import DadaochengState
+from formosa_envs.core.invariants import (
+    check_between,
+    check_distinct,
+    check_total,
+    check_zones,
+    require,
+)
+
+from .state import HAND_LIMIT, ROUNDS, DadaochengState, Phase
 
 if TYPE_CHECKING:
     from .game import DadaochengGame
 
+DISCS = 16
+STOREHOUSE_CAP = 2
+LOOP_GIFT = 2     # cubes each other player takes after a loop, once per turn (DDC-6.4)
+
 
 def check_state(game: DadaochengGame, s: DadaochengState) -> None:
-    """Raise ``AssertionError`` naming the first broken law (cubes are unlimited, R-1)."""
-    n = s.num_players
-    assert len(s.hand) == n and len(s.credit) == n, "player count does not match"
-    placed = [d for d in s.cell_disc if d >= 0]
-    assert len(set(placed)) == len(placed) and all(0 <= d < 16 for d in placed), \
-        "a disc is missing or doubled on the grid"
+    """Raise ``StateFormatError`` naming the first broken law."""
+    n = game.num_players
+    _check_grid(s)
+    _check_sides(game, s, n)
     for p in range(n):
-        assert min(s.hand[p]) >= 0, f"player {p} holds a negative number of cubes"
-        assert s.opium[p] >= 0 and s.sign[p] >= 0 and min(s.buildings[p]) >= 0
-        assert s.credit[p] == sum(game.ships[i].credit for i in s.ships[p]), "credit mismatch"
-    for t, building in enumerate(game.buildings):
-        owned = sum(s.buildings[p][t] for p in range(n))
-        assert s.piles[t] >= 0 and owned + s.piles[t] == building.piles[n - 1], \
-            f"{building.key} cards lost"
-    ships = [i for pool in s.ship_pool for i in pool] + [i for i in s.ship_up if i >= 0]
-    ships += [i for p in range(n) for i in s.ships[p]]
-    assert sorted(ships) == list(range(len(game.ships))), "ship cards lost or doubled"
+        _check_player(game, s, p, n)
+    _check_cards(game, s, n)
+    _check_events(game, s, n)
+    _check_flow(s, n)
+
+
+def _check_grid(s: DadaochengState) -> None:
+    """Each of the 16 discs in one cell (all placed once setup is over)."""
+    check_distinct("cell_disc", s.cell_disc, item="disc")
+    for c, disc in enumerate(s.cell_disc):
+        check_between(f"cell_disc[{c}]", disc, -1, DISCS - 1, "a disc id, -1 while placing")
+    if s.phase == Phase.TURNS and not any(d.kind == "place_disc" for d in s.stack):
+        require(min(s.cell_disc) >= 0, "cell_disc", "every cell holds a disc during turns")
+
+
+def _check_sides(game: DadaochengGame, s: DadaochengState, n: int) -> None:
+    """Seats own their sides; storehouses hold at most 2 cubes, none on a covered side."""
+    check_distinct("sides_of", s.sides_of, item="side")
+    for side in range(4):
+        require(bool(s.covered[side]) == (side not in s.sides_of), f"covered[{side}]",
+                "a side is covered exactly when no seat owns it (DDC-2)")
     for space, cubes in enumerate(s.storehouse):
-        assert min(cubes) >= 0 and sum(cubes) <= 2, f"storehouse space {space} holds {cubes}"
-        assert not (s.covered[space // 4] and sum(cubes)), "a covered space holds cubes"
-    assert sorted(s.events + s.event_pool) == (
-        [] if game.solo else list(range(len(game.events)))), "events lost"
+        require(min(cubes) >= 0, f"storehouse[{space}]", "a cube count cannot be negative")
+        check_between(f"storehouse[{space}]", sum(cubes), 0, STOREHOUSE_CAP,
+                      "a storehouse space holds at most 2 cubes")
+        covered = bool(s.covered[space // 4])
+        require(not (covered and (sum(cubes) or s.remodelled[space])), f"storehouse[{space}]",
+                "a covered side's space holds no cube and no Store")
+
+
+def _check_player(game: DadaochengGame, s: DadaochengState, p: int, n: int) -> None:
+    """Non-negative counts, credit from ships and the hand limit."""
+    for name, value in ((f"opium[{p}]", s.opium[p]), (f"sign[{p}]", s.sign[p])):
+        require(value >= 0, name, f"is {value}; a count cannot be negative")
+    require(min(s.hand[p]) >= 0, f"hand[{p}]", "a cube count cannot be negative")
+    credit = sum(game.ships[i].credit for i in s.ships[p])
+    require(s.credit[p] == credit, f"credit[{p}]",
+            f"is {s.credit[p]}; player {p}'s ships give {credit} credit")
+    if p != s.turn and not s.over:
+        owed = sum(d.count for d in s.stack if d.kind == "discard" and d.player == p)
+        cap = HAND_LIMIT + LOOP_GIFT * (n - 1) + owed
+        check_between(f"hand[{p}]", sum(s.hand[p]), 0, cap,
+                      "the hand limit at the end of the own turn (DDC-12.1) plus 2 loop "
+                      "cubes per other turn (DDC-6.4), Full House capped (DDC-7.3)")
+
+
+def _check_cards(game: DadaochengGame, s: DadaochengState, n: int) -> None:
+    """Building cards in their piles or with players; each ship once, in its level."""
+    for t, building in enumerate(game.buildings):
+        parts = {f"piles[{t}]": s.piles[t]}
+        parts.update({f"buildings[{p}][{t}]": s.buildings[p][t] for p in range(n)})
+        check_total(f"piles[{t}]", parts, building.piles[n - 1], item=f"{building.key} card")
+    zones = {f"ship_pool[{lvl}]": pool for lvl, pool in enumerate(s.ship_pool)}
+    zones["ship_up"] = [i for i in s.ship_up if i >= 0]
+    zones.update({f"ships[{p}]": s.ships[p] for p in range(n)})
+    check_zones("ships", zones, range(len(game.ships)), item="ship")
+    for lvl in range(3):
+        wrong = [i for i in s.ship_pool[lvl] if game.ships[i].level != lvl + 1]
+        require(not wrong, f"ship_pool[{lvl}]", f"ships {wrong} are of another level")
+        up = s.ship_up[lvl]
+        require(up < 0 or game.ships[up].level == lvl + 1, f"ship_up[{lvl}]",
+                f"ship {up} is not of level {lvl + 1}")
+        level_size = sum(1 for ship in game.ships if ship.level == lvl + 1)
+        require(s.revealed[lvl] == level_size - len(s.ship_pool[lvl]), f"revealed[{lvl}]",
+                f"is {s.revealed[lvl]}, but {level_size - len(s.ship_pool[lvl])} ships of "
+                f"level {lvl + 1} left the pool")
+
+
+def _check_events(game: DadaochengGame, s: DadaochengState, n: int) -> None:
+    """Each event once (none in the solo game); one revealed per round (DDC-11.1)."""
+    expected = [] if game.solo else range(len(game.events))
+    check_zones("events", {"events": s.events, "event_pool": s.event_pool}, expected,
+                item="event")
+    if game.solo or s.phase != Phase.TURNS:
+        return
+    drawing = any(d.kind == "event_draw" for d in s.stack)
+    want = min(s.round - drawing, len(game.events))
+    require(len(s.events) == want, "events", f"{len(s.events)} events revealed in round "
+            f"{s.round}; expected {want}")
+
+
+def _check_flow(s: DadaochengState, n: int) -> None:
+    """Rounds 1..8/10; the game ends after the last round."""
+    check_between("round", s.round, 1, ROUNDS[n], f"the {n}-player game has {ROUNDS[n]} rounds")
+    if s.over:
+        require(s.round == ROUNDS[n] and s.phase == Phase.TURNS, "over",
+                f"is true in round {s.round}; the game ends after round {ROUNDS[n]} (DDC-12)")
+        require(not s.stack, "stack", "a finished game has no pending decision")
