@@ -14,7 +14,7 @@ from formosa_envs.tools.play import HumanSeat, parse_choice, play_session
 
 def test_list_and_info(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list"]) == 0
-    assert "formosa/flowers-v0" in capsys.readouterr().out
+    assert "formosa/flowers-v1" in capsys.readouterr().out
     assert main(["info", "flowers", "--players", "3"]) == 0
     out = capsys.readouterr().out
     assert "PLAY_CARD[54]" in out and "own_hand[54]" in out

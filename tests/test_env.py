@@ -25,7 +25,7 @@ def play_out(env, seed: int = 0, rng_seed: int = 0) -> None:
 
 def test_registry_make_and_factories_accept_every_option() -> None:
     opts = {"num_players": 3, "current_month": 4, "target_vp": 30}
-    made = pettingzoo.make("aec", "formosa/flowers-v0", **opts)
+    made = pettingzoo.make("aec", "formosa/flowers-v1", **opts)
     wrapped = formosa_envs.env("flowers", **opts)
     raw = formosa_envs.raw_env("flowers", **opts)
     assert isinstance(raw, FormosaAECEnv)
@@ -48,7 +48,7 @@ def test_bad_config_raises_clear_value_error(kwargs: dict, needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
         formosa_envs.raw_env("flowers", **kwargs)
     with pytest.raises(ValueError, match=needle):
-        pettingzoo.make("aec", "formosa/flowers-v0", **kwargs)
+        pettingzoo.make("aec", "formosa/flowers-v1", **kwargs)
 
 
 def test_unknown_game_is_rejected() -> None:

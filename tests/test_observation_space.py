@@ -8,6 +8,7 @@ VP, Taiwan coins and negative VP, Dadaocheng credit and hand cubes) stay distinc
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import numpy as np
@@ -65,6 +66,23 @@ def test_env_spaces_contain_observations_and_state(name: str) -> None:
         env.step(None if term or trunc else int(rng.choice(legal)))
         steps += 1
     assert steps > 50
+
+
+# The observation layout each env id version stands for: (size, digest of the pieces'
+# names and shapes). Changing a layout means bumping the version (as PettingZoo does),
+# then recording the new layout here.
+LAYOUTS = {"formosa/flowers-v1": (442, "322d583d9c47"), "formosa/taiwan-v1": (1624, "ca2c0852cb6a"),
+           "formosa/tea-v1": (979, "b53c396dacda"), "formosa/dadaocheng-v1": (660, "e7ac2b4b33e4")}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_layout_matches_its_env_id_version(name: str) -> None:
+    game = make_game(name, num_players=GAMES[name].max_players)
+    shapes = repr([(piece, shape) for piece, _, shape, _ in game.observation_pieces()])
+    layout = (game.observation_size, hashlib.sha256(shapes.encode()).hexdigest()[:12])
+    assert LAYOUTS.get(GAMES[name].env_id) == layout, (
+        f"{name}'s observation layout {layout} is not the one {GAMES[name].env_id} stands for: "
+        "bump the env id version and record the new layout in LAYOUTS")
 
 
 # ----- the encodings ------------------------------------------------------------------

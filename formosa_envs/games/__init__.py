@@ -26,12 +26,12 @@ class GameInfo:
 
 
 GAMES: dict[str, GameInfo] = {
-    "flowers": GameInfo("flowers", "Formosa Flowers", "formosa/flowers-v0",
+    "flowers": GameInfo("flowers", "Formosa Flowers", "formosa/flowers-v1",
                         "formosa_envs.games.flowers", 2, 4),
-    "taiwan": GameInfo("taiwan", "Taiwan Formosa", "formosa/taiwan-v0",
+    "taiwan": GameInfo("taiwan", "Taiwan Formosa", "formosa/taiwan-v1",
                        "formosa_envs.games.taiwan", 2, 5),
-    "tea": GameInfo("tea", "Formosa Tea", "formosa/tea-v0", "formosa_envs.games.tea", 2, 4),
-    "dadaocheng": GameInfo("dadaocheng", "Dadaocheng", "formosa/dadaocheng-v0",
+    "tea": GameInfo("tea", "Formosa Tea", "formosa/tea-v1", "formosa_envs.games.tea", 2, 4),
+    "dadaocheng": GameInfo("dadaocheng", "Dadaocheng", "formosa/dadaocheng-v1",
                            "formosa_envs.games.dadaocheng", 1, 4),
 }
 
