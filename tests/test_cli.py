@@ -146,3 +146,26 @@ def test_progress_disabled_writes_nothing() -> None:
     bar.update(2)
     bar.close()
     assert out.getvalue() == ""
+
+
+def test_progress_front_end_in_jupyter_depends_on_widgets(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """In a Jupyter kernel stderr is no terminal: tqdm's widget if ipywidgets is there,
+    else plain lines (never a storm of redraws in the cell's output)."""
+    import importlib.util
+    import sys
+    import types
+
+    from formosa_envs.tools import progress as progress_module
+    shell = types.SimpleNamespace(config={"IPKernelApp": {}})
+    monkeypatch.setitem(sys.modules, "IPython",
+                        types.SimpleNamespace(get_ipython=lambda: shell))
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name: object() if name == "ipywidgets" else real_find_spec(name))
+    assert progress_module.live_output(sys.stderr)
+    assert not progress_module.live_output(io.StringIO()), "an explicit log stays lines"
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name: None if name == "ipywidgets" else real_find_spec(name))
+    assert not progress_module.live_output(sys.stderr)

@@ -17,6 +17,8 @@ to the live bar.
 from __future__ import annotations
 
 import importlib.util
+import math
+import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -121,8 +123,18 @@ def _live_bar(total: int, label: str, out: TextIO, every: float, start: int) -> 
     from tqdm.auto import tqdm as auto_tqdm
     # the widget replaces stderr in Jupyter; a stream given explicitly gets the text bar
     bar_class = auto_tqdm if out in (sys.stderr, sys.stdout) else _std_tqdm
+    sized = _columns(out) > 0  # a terminal that reports no size (0x0) gets a fixed one
+    fixed: dict[str, Any] = {} if sized else {"ncols": 80, "nrows": 20}
     return bar_class(total=total, desc=label or None, file=out, mininterval=every,
-                     initial=start, dynamic_ncols=True, leave=True)
+                     initial=start, dynamic_ncols=sized, leave=True, **fixed)
+
+
+def _columns(out: TextIO) -> int:
+    """The terminal's width in columns (0 when it does not say)."""
+    try:
+        return os.get_terminal_size(out.fileno()).columns
+    except (AttributeError, ValueError, OSError):  # no fileno, or not a terminal
+        return 0
 
 
 class _LineReport:
@@ -140,7 +152,7 @@ class _LineReport:
         """Remember the count; write a line when another step or interval is reached."""
         self.done, self.note = done, note or self.note
         now = time.perf_counter()
-        step = max(1, int(self.total * LINE_STEP)) if self.total else 1
+        step = max(1, math.ceil(self.total * LINE_STEP)) if self.total else 1
         if done >= self.total or done - self.printed >= step \
                 or now - self.last_time >= LINE_INTERVAL:
             self._write(now)
