@@ -85,11 +85,43 @@ def test_the_checker_detects_a_violation(tmp_path: Path) -> None:
 
 def _bridge_exception(path: Path, name: str, target: str) -> bool:
     """The RLlib bridge (``envs/rllib*.py``, issue 7) plays scripted agents inside its
-    env and turns checkpoints into Agents: it alone of the envs may import agents, and
-    agents may reach it (lazily, for the ``rllib:`` spec) and nothing else of envs."""
-    if path.parent.name == "envs" and path.name.startswith("rllib"):
-        return target == "agents"
-    return path.parent.name == "agents" and name == "formosa_envs.envs.rllib"
+    env and registers the ``rllib:`` agent spec: it alone of the envs may import agents.
+    Agents never import envs (issue 13: the ``rllib:`` kind is declared by name in the
+    agent-spec registry, and the bridge registers its builder when imported)."""
+    return path.parent.name == "envs" and path.name.startswith("rllib") and target == "agents"
+
+
+def test_agents_never_import_the_rl_side() -> None:
+    """``agents/`` imports only ``formosa_envs.core`` / ``formosa_envs.games`` of the
+    package: never ``formosa_envs.envs`` (nor the package root, tools or the CLI), not
+    even inside a function."""
+    offenders = []
+    for path in sorted(ROOT.joinpath("agents").rglob("*.py")):
+        for name in imports_of(path):
+            if (name == "formosa_envs" or name.startswith("formosa_envs.")) and \
+                    layer_of(name) not in ("formosa_envs.core", "formosa_envs.games"):
+                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not offenders, offenders
+
+
+def test_agent_specs_do_not_load_the_bridge_until_asked() -> None:
+    """Building every numpy agent leaves the RLlib bridge unimported; the bridge, once
+    imported, owns the ``rllib`` kind's builder."""
+    import subprocess
+    import sys
+    script = (
+        "import sys\n"
+        "import agents\n"
+        "for spec in ('random', 'heuristic', 'mcts:5'):\n"
+        "    agents.make_agent(spec, 'tea', seed=0)\n"
+        "assert 'rllib' in agents.agent_kinds()\n"
+        "assert agents.agent_label('rllib:runs/a/latest@learner') == 'rllib:latest@learner'\n"
+        "assert 'formosa_envs.envs.rllib' not in sys.modules\n"
+        "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]\n"
+        "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
 def test_core_works_without_ray(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ imports this module. Pieces:
   float logit, so neither sampling nor greedy play can pick them.
 * :func:`load_rllib_agent` — an RLlib checkpoint (or one module folder of it)
   as a numpy :class:`~agents.policy.PolicyAgent` for ``formosa tournament``
-  and ``formosa play`` (agent spec ``rllib:PATH[@MODULE]``).
+  and ``formosa play`` (agent spec ``rllib:PATH[@MODULE]``, which importing this
+  module registers in the agent-spec registry of :mod:`agents.specs`).
 
 Config building and league snapshots live in :mod:`formosa_envs.envs.rllib_config`.
 """
@@ -34,6 +35,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import (
 from ray.rllib.core.columns import Columns
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from agents import AgentSpecError, make_agent, register_agent_kind, split_module
 from formosa_envs.core.engine import TERMINAL
 from formosa_envs.core.errors import ConfigError
 
@@ -151,8 +153,8 @@ class FormosaRLlibEnv(MultiAgentEnv):
             if kind is None:
                 self.seat_agent[seat] = f"opponent_{k}"
             else:
-                self.scripted_seats[seat] = _scripted_agent(kind, self.aec.game_name,
-                                                            int(self._rng.integers(2**31)))
+                self.scripted_seats[seat] = make_agent(kind, self.aec.game_name,
+                                                       int(self._rng.integers(2**31)))
 
     def _draw_scripted(self) -> str | None:
         roll = float(self._rng.random())
@@ -247,11 +249,6 @@ def _check_scripted(scripted: dict[str, float], roles: str) -> dict[str, float]:
     if values and roles != "league":
         raise ConfigError("scripted opponents need roles='league'")
     return values
-
-
-def _scripted_agent(kind: str, game: str, seed: int) -> Any:
-    from agents import make_agent
-    return make_agent(kind, game, seed=seed)
 
 
 class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
@@ -390,3 +387,17 @@ def find_module_folder(path: Path, module_id: str | None = None) -> Path:
     if module_id not in found:
         raise ValueError(f"{path}: choose a module with rllib:PATH@MODULE; modules: {found}")
     return root / module_id
+
+
+def _agent_from_spec(spec: str, arg: str, game: str, seed: int | None) -> Any:
+    """The ``rllib:PATH[@MODULE]`` agent spec (see :func:`load_rllib_agent`)."""
+    path, module = split_module(arg)
+    if not path:
+        raise AgentSpecError(f"agent spec {spec!r} needs a checkpoint: rllib:PATH[@MODULE]")
+    try:
+        return load_rllib_agent(path, module or None, seed=seed)
+    except ValueError as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: {exc}") from None
+
+
+register_agent_kind("rllib", _agent_from_spec, "rllib:PATH[@MODULE]")
