@@ -27,9 +27,12 @@ from agents import make_agent as build_agent
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.usage import (
+    MAX_GAMES,
+    MAX_WORKERS,
     UsageError,
     check_input_file,
     check_output_folder,
+    int_between,
     non_negative_int,
     positive_float,
     positive_int,
@@ -122,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "checked before the game starts")
     play.set_defaults(run=cmd_play)
     sim = _game_parser(sub, "simulate", "simulate random games and summarise them")
-    sim.add_argument("--games", type=positive_int, default=1000)
+    sim.add_argument("--games", type=int_between(1, MAX_GAMES), default=1000,
+                     help=f"number of games, 1 to {MAX_GAMES:,} (default 1000)")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="master seed (>= 0)")
     sim.add_argument("--agents", default="random",
                      help="agent spec per seat, comma-separated (one spec for all seats)")
@@ -323,8 +327,9 @@ def _check_tournament_flags(argv: list[str]) -> None:
     from formosa_envs.tools.record import check_record_folder
     p = _pre_parser("tournament")
     p.add_argument("--agents")
-    for flag in ("--players", "--games", "--workers"):
-        p.add_argument(flag, type=positive_int)
+    p.add_argument("--players", type=positive_int)
+    p.add_argument("--games", type=int_between(1, MAX_GAMES))
+    p.add_argument("--workers", type=int_between(1, MAX_WORKERS))
     p.add_argument("--seed", type=non_negative_int)
     p.add_argument("--record")
     p.add_argument("--out")

@@ -94,6 +94,13 @@ CASES: list[tuple[str, Callable[[dict[str, str]], list[str]], str]] = [
     # numbers
     ("simulate-seed-negative", lambda f: ["simulate", "flowers", "--seed", "-5"], "--seed"),
     ("simulate-games-zero", lambda f: ["simulate", "flowers", "--games", "0"], "--games"),
+    ("simulate-games-huge", lambda f: ["simulate", "flowers", "--games", str(10**14)],
+     "--games"),
+    ("tournament-games-huge", lambda f: ["tournament", "flowers", "--agents", "random,random",
+                                         "--games", str(10**14)], "--games"),
+    ("tournament-workers-huge", lambda f: ["tournament", "flowers", "--agents",
+                                           "random,random", "--workers", "1000000"],
+     "--workers"),
     ("simulate-games-word", lambda f: ["simulate", "flowers", "--games", "ten"], "--games"),
     ("play-seed-negative", lambda f: ["play", "flowers", "--seats", "random,random",
                                       "--seed", "-1"], "--seed"),

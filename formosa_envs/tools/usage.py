@@ -14,6 +14,7 @@ import argparse
 import math
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from formosa_envs.core.errors import FormosaError
@@ -21,6 +22,22 @@ from formosa_envs.core.errors import FormosaError
 
 class UsageError(FormosaError):
     """A command-line argument that cannot be used (the CLI exits with status 2)."""
+
+
+MAX_GAMES = 10_000_000  # --games: beyond this a run cannot finish (or be held in memory)
+MAX_WORKERS = 256  # --workers: worker processes on one machine
+
+
+def int_between(low: int, high: int) -> Callable[[str], int]:
+    """argparse type: an integer from ``low`` to ``high``."""
+    def parse(text: str) -> int:
+        value = _integer(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to "
+                                             f"{high:,}, got {text!r}")
+        return value
+    parse.__name__ = f"int_{low}_to_{high}"
+    return parse
 
 
 def positive_int(text: str) -> int:
