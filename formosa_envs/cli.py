@@ -187,15 +187,9 @@ def _typed(raw: str) -> Any:
 
 def game_from_args(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     """The game of ``args`` (``--players``, ``-o``) and its options, built to check them
-    before any other work; a data file that cannot be read is a usage error."""
+    (and the data files they name) before any other work."""
     options = parse_options(args.option)
-    try:
-        return make_game(args.game, num_players=args.players, **options), options
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and \
-            exc.filename else str(exc)
-        raise UsageError(f"-o {' '.join(args.option)}: cannot read a data file ({reason})") \
-            from None
+    return make_game(args.game, num_players=args.players, **options), options
 
 
 def make_agent(spec: str, game: str, seed: int | None, flag: str = "--agents") -> Any:
