@@ -202,8 +202,9 @@ class ToyGame(StackGame):
             out.hands[p], pool = pool[:len(out.hands[p])], pool[len(out.hands[p]):]
         return out
 
-    def check_invariants(self, s):
-        """12 cards, each in exactly one place."""
+    def check_conservation(self, s):
+        """12 cards, each in exactly one place (the generic schema checks run first: the
+        toy declares no ``state_schema``, so only its stack and counters are checked)."""
         places = s.deck + s.gone + [c for h in s.hands for c in h] + [c for k in s.kept for c in k]
         assert sorted(places) == list(range(CARDS))
 

@@ -243,7 +243,8 @@ class Game(ABC):
             raise StateFormatError(
                 f"saved state has config {payload['config']!r:.200}, "
                 f"this game has {self.config_dict()!r}")
-        state = state_from_dict(self.state_class, payload["state"])
+        state = state_from_dict(self.state_class, payload["state"],
+                                check_types=self.state_schema is None)
         self.validate_state(state)
         return state
 

@@ -204,16 +204,41 @@ def check_schema(game: Any, state: Any) -> None:
         extra(game, state)
 
 
+@dataclass(frozen=True)
+class Resolved:
+    """A field's spec at one game's configuration: allowed lengths per list level, the
+    bounds (an int, a per-position tuple, or None) and the allowed values (or None)."""
+
+    kind: type
+    lengths: tuple[range, ...]
+    lo: Any
+    hi: Any
+    choices: frozenset[Any] | None
+    unique: bool
+
+
+def resolve(game: Any, name: str) -> Resolved:
+    """The spec of state field ``name`` (declared or generic) resolved for ``game``."""
+    sch: StateSchema = getattr(game, "state_schema", None) or StateSchema({})
+    spec = {**_GENERIC, **sch.fields}[name]
+    choices = None if spec.choices is None else frozenset(_value(spec.choices, game))
+    lo, hi = (_value(spec.lo, game), _value(spec.hi, game))
+    lo = tuple(_value(b, game) for b in lo) if isinstance(lo, (tuple, list)) else lo
+    hi = tuple(_value(b, game) for b in hi) if isinstance(hi, (tuple, list)) else hi
+    return Resolved(spec.kind, tuple(_length(s, game) for s in spec.shape), lo, hi, choices,
+                    spec.unique)
+
+
 def describe_schema(game: Any) -> dict[str, str]:
     """One line per declared field: its type, shape and bounds at this game's configuration
     (for documentation and error reports)."""
     sch: StateSchema = getattr(game, "state_schema", None) or StateSchema({})
     out = {}
-    for name, spec in {**_GENERIC, **sch.fields}.items():
-        shape = " x ".join(_length_text(_length(s, game)) for s in spec.shape) or "scalar"
-        bounds = (f"one of {sorted(_value(spec.choices, game))}" if spec.choices is not None
-                  else f"{_value(spec.lo, game)}..{_value(spec.hi, game)}")
-        out[name] = f"{spec.kind.__name__} {shape} {bounds}" + (" unique" if spec.unique else "")
+    for name in {**_GENERIC, **sch.fields}:
+        r = resolve(game, name)
+        shape = " x ".join(_length_text(length) for length in r.lengths) or "scalar"
+        bounds = f"one of {sorted(r.choices)}" if r.choices is not None else f"{r.lo}..{r.hi}"
+        out[name] = f"{r.kind.__name__} {shape} {bounds}" + (" unique" if r.unique else "")
     return out
 
 
@@ -380,9 +405,11 @@ def _check_stack(game: Any, state: Any, frames: dict[str, tuple[Any, ...]]) -> N
     if len(stack) > MAX_STACK:
         fail("stack", f"must hold at most {MAX_STACK} frames, got {len(stack)}")
     if not stack and not over:
-        fail("stack", "is empty but the game is not over (no pending decision)")
+        fail("stack", "is empty but field 'over' is false: a game in play has a pending "
+                      "decision")
     if stack and over:
-        fail("stack", f"must be empty once the game is over, holds {len(stack)} frame(s)")
+        fail("over", f"is true but field 'stack' holds {len(stack)} pending decision(s): "
+                     "a finished game has none")
     for i, d in enumerate(stack):
         _check_frame(game, d, f"stack[{i}]", frames)
 

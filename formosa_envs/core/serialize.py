@@ -2,14 +2,16 @@
 
 States are plain dataclasses whose fields are ints, bools, strings, (nested)
 lists of those, and lists of :class:`~formosa_envs.core.decisions.Decision`.
-:func:`state_from_dict` checks every field against its annotation and raises
-:class:`StateFormatError` naming the first field that is wrong, so a corrupt
-save file never crashes deep inside the rules.
+:func:`state_from_dict` rebuilds the dataclass and (unless a state schema does it,
+see ``core/schema.py``) checks every field against its annotation, raising
+:class:`StateFormatError` naming the first field that is wrong, so a corrupt save
+file never crashes deep inside the rules.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from typing import Any
 
@@ -45,19 +47,38 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def state_from_dict(cls: type, data: Any) -> Any:
-    """Build ``cls`` from :func:`state_to_dict` output, validating every field."""
+def state_from_dict(cls: type, data: Any, check_types: bool = True) -> Any:
+    """Build ``cls`` from :func:`state_to_dict` output.
+
+    Decision frames are rebuilt from their lists (shape-checked). With ``check_types``
+    every other value is checked against its annotation too; a game with a state schema
+    passes False, since :func:`~formosa_envs.core.schema.check_schema` then checks every
+    field's type along with its length and range (one pass instead of two).
+    """
     if not isinstance(data, dict):
         raise StateFormatError(f"saved state must be an object, got {type(data).__name__}")
-    hints = typing.get_type_hints(cls)
-    names = [f.name for f in dataclasses.fields(cls)]
-    missing = [n for n in names if n not in data]
-    extra = [k for k in data if k not in names]
+    hints = _hints(cls)
+    missing = [n for n in hints if n not in data]
+    extra = [k for k in data if k not in hints]
     if missing or extra:
         raise StateFormatError(f"saved state fields do not match: missing {missing}, "
                                f"unexpected {extra}")
-    values = {n: _decode(hints[n], data[n], n) for n in names}
+    if check_types:
+        values = {n: _decode(h, data[n], n) for n, h in hints.items()}
+    else:
+        values = {n: _decode(h, data[n], n) if h in _DECISION_HINTS else data[n]
+                  for n, h in hints.items()}
     return cls(**values)
+
+
+_DECISION_HINTS = (list[Decision], Decision)
+
+
+@functools.lru_cache(maxsize=64)
+def _hints(cls: type) -> dict[str, Any]:
+    """The annotation of each dataclass field of ``cls``, in field order (cached)."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
 def _decode(hint: Any, value: Any, where: str) -> Any:
