@@ -8,6 +8,8 @@ an option but never renames it.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,8 +24,11 @@ from formosa_envs.games.flowers.cards import Card, display_names
 from formosa_envs.games.flowers.scenario import cid
 from formosa_envs.games.flowers.scenario import scenario as flowers_scenario
 from formosa_envs.games.taiwan import actions as taiwan_actions
+from formosa_envs.games.taiwan import game as taiwan_game_module
+from formosa_envs.games.taiwan.render import card_name
 from formosa_envs.games.taiwan.scenario import building_id
 from formosa_envs.games.taiwan.scenario import scenario as taiwan_scenario
+from formosa_envs.games.tea import game as tea_game_module
 
 
 def _play_checking_labels(game: Any, driver: str, seed: int) -> int:
@@ -119,3 +124,33 @@ def test_the_label_check_catches_duplicates_and_renaming(monkeypatch) -> None:
     monkeypatch.setattr(game, "action_label", lambda s, a: "same")
     with pytest.raises(AssertionError, match="share the label 'same'"):
         contract.check_labels(game, state)
+
+
+def _copy_with(tmp_path: Path, source: Path, pattern: str, new: str) -> str:
+    """A copy of data file ``source`` with every match of ``pattern`` replaced."""
+    text, count = re.subn(pattern, new, source.read_text(encoding="utf-8"))
+    assert count, pattern
+    target = tmp_path / source.name
+    target.write_text(text, encoding="utf-8")
+    return str(target)
+
+
+def test_taiwan_cards_sharing_a_name_in_a_data_file_are_told_apart(tmp_path: Path) -> None:
+    """A data file may give two cards one name; labels name the card's kind and id."""
+    data = Path(taiwan_game_module.__file__).parent / "data"
+    buildings = _copy_with(tmp_path, data / "buildings.toml", 'name = "Temple"',
+                           'name = "Sawmill"')
+    landmarks = _copy_with(tmp_path, data / "landmarks.toml", 'name = "Jiufen"',
+                           'name = "Sawmill"')
+    game = make_game("taiwan", num_players=3, building_file=buildings, landmark_file=landmarks)
+    names = [card_name(game, code) for code in range(18 + len(game.landmarks))]
+    assert len(set(names)) == len(names)
+    assert sum(n.startswith("Sawmill (") for n in names) == 3
+    assert _play_checking_labels(game, "random", seed=3) > 10
+
+
+def test_tea_merchants_sharing_a_code_are_told_apart(tmp_path: Path) -> None:
+    data = Path(tea_game_module.__file__).parent / "data"
+    merchants = _copy_with(tmp_path, data / "merchants.toml", r'code = "[^"]*"', 'code = "M"')
+    game = make_game("tea", num_players=2, merchant_file=merchants)
+    assert _play_checking_labels(game, "random", seed=1) > 10

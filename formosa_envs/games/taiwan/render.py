@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from formosa_envs.core.engine import CHANCE
@@ -19,10 +21,21 @@ FACES = ("wood", "brick", "steel", "stone", "worker", "merchant")
 
 
 def card_name(game: TaiwanGame, code: int) -> str:
-    """The name of a building type or landmark code."""
-    if code < LANDMARK0:
-        return game.buildings[code].name
-    return game.landmarks[code - LANDMARK0].name
+    """The name of a building type or landmark code, unique among the game's cards.
+
+    A name that a data file gives to two cards gets the card's kind and id
+    (``Tower (building 4)``, ``Tower (landmark 2)``), so labels stay distinct.
+    """
+    return _unique_names(tuple(b.name for b in game.buildings),
+                         tuple(lm.name for lm in game.landmarks))[code]
+
+
+@lru_cache(maxsize=16)
+def _unique_names(buildings: tuple[str, ...], landmarks: tuple[str, ...]) -> tuple[str, ...]:
+    names = [(n, f"building {i}") for i, n in enumerate(buildings)]
+    names += [(n, f"landmark {i}") for i, n in enumerate(landmarks)]
+    seen = Counter(n for n, _ in names)
+    return tuple(n if seen[n] == 1 else f"{n} ({what})" for n, what in names)
 
 
 def cost_text(card: object) -> str:
@@ -75,9 +88,9 @@ def label_action(game: TaiwanGame, s: TaiwanState, action: int) -> str:
         if kind == "roll":
             return f"roll {FACES[action]}"
         if kind == "draw_type":
-            return f"draw {game.buildings[action].name}"
+            return f"draw {card_name(game, action)}"
         if kind == "reveal":
-            return f"reveal {game.landmarks[action].name}"
+            return f"reveal {card_name(game, LANDMARK0 + action)}"
         return f"start player {action}"
     seg, i = game.action_space.decode(action)
     return _LABELS[seg](game, s, i)
@@ -102,7 +115,7 @@ def _track_label(game: TaiwanGame, s: TaiwanState, i: int) -> str:
 _LABELS = {
     "DECLARE_DICE": lambda g, s, i: f"roll {2 + i} dice ({5 * i} coins)",
     "PASS": lambda g, s, i: "pass",
-    "BUY_BUILDING": lambda g, s, i: f"buy {g.buildings[i].name}",
+    "BUY_BUILDING": lambda g, s, i: f"buy {card_name(g, i)}",
     "BUY_LANDMARK": lambda g, s, i: (f"buy landmark {card_name(g, LANDMARK0 + s.face_up[i])}"
                                      if s.face_up[i] >= 0 else f"buy from landmark deck {i}"),
     "EXCHANGE_ITEMS": lambda g, s, i: f"exchange 3 items for 1 {A.OUTPUTS[i]}",

@@ -51,7 +51,10 @@ def _merchant_label(game: TeaGame, s: TeaState, slot: int) -> str:
         return f"merchant slot {slot}"
     m = game.merchants[card]
     demand = " + ".join(f"{k} {TEAS[t]}" for t, k in enumerate(m.demand) if k)
-    return f"merchant {m.code} ({demand}; {m.good}/{m.normal}/{m.poor} VP)"
+    shown = [c for row in s.display for c in row if c >= 0]
+    twin = sum(game.merchants[c].code == m.code for c in shown) > 1
+    where = f", row {slot // DISPLAY_SLOTS + 1} slot {slot % DISPLAY_SLOTS + 1}" if twin else ""
+    return f"merchant {m.code} ({demand}; {m.good}/{m.normal}/{m.poor} VP{where})"
 
 
 def label_action(game: TeaGame, s: TeaState, action: int) -> str:
