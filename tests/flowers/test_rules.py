@@ -395,7 +395,7 @@ def test_rulebook_example_sixteen_vp_one_token() -> None:
 @pytest.mark.parametrize(("tokens", "gained"), [(0, 16), (1, 32), (2, 64), (3, 128)])
 def test_multiplier_table(tokens: int, gained: int) -> None:
     """F-4.3, R-8, rulebook multiplier table: x1/x2/x4/x8 for 0/1/2/3 tokens."""
-    game = new(2, target_vp=1000)
+    game = new(2, target_vp=120)
     s = sixteen_position(game, tokens=[tokens, 0])
     game.apply_action(s, CASH)
     assert s.scores == [gained, 0]
