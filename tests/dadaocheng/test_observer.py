@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from formosa_envs.core.observer import soft_count
 from formosa_envs.games import make_game
 from formosa_envs.games.dadaocheng import observer as O
 from formosa_envs.games.dadaocheng.grid import showing
@@ -39,9 +40,9 @@ def test_seats_are_egocentric_and_storehouses_visible() -> None:
     for viewer in range(3):
         vec = game.observe(s, viewer)
         counters = _piece(vec, "seat_counters")
-        assert counters[(2 - viewer) % 3, 3] == 1.0          # six red cubes / 6
+        assert counters[(2 - viewer) % 3, 3] == soft_count(6, 6)  # six red cubes, knee 6
         assert counters[:, 0].tolist() == [1, 1, 1, 0]
-        assert _piece(vec, "storehouse")[4 * s.sides_of[1], 1] == 1.0
+        assert _piece(vec, "storehouse")[4 * s.sides_of[1], 1] == soft_count(2, 2)
 
 
 def test_only_the_decider_sees_its_pending_decision() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from formosa_envs.core.observer import soft_count
 from formosa_envs.games import make_game
 from formosa_envs.games.tea import observer as O
 
@@ -27,8 +28,9 @@ def test_each_seat_sees_itself_first() -> None:
     for viewer in range(3):
         counters = _piece(game, game.observe(s, viewer), "seat_counters")
         row = (2 - viewer) % 3
-        warehouse0 = 12 + 9 + 12 + 7          # counters, basket, factory, scent
-        assert counters[row, warehouse0 + 5] == 1.0
+        column = O.SEAT_COLUMNS.labels.index("warehouse12~6")  # black (1), good (2)
+        assert counters[row, column] == soft_count(6, 6) == 0.5
+        assert np.count_nonzero(counters[:, column]) == 1
         assert counters[:, 0].tolist() == [1, 1, 1, 0]     # three seats present, one padded
 
 
@@ -46,7 +48,7 @@ def test_plantation_weather_and_display_match_the_state() -> None:
     game, s = _started(4, seed=3)
     vec = game.observe(s, 0)
     cubes = _piece(game, vec, "plantation_cubes")
-    assert np.allclose(cubes * 3, np.array(s.cubes))
+    assert np.allclose(cubes, [[soft_count(k, 3) for k in space] for space in s.cubes])
     weather = _piece(game, vec, "weather")
     assert [int(np.argmax(weather[c, :3])) for c in range(4)] == [
         game.water_level(s, c) for c in range(4)]

@@ -8,9 +8,10 @@ the Formosa Tea observer: one dense slice assignment and one scatter of ones.
 Every feature lies in [0, 1] (encodings: ``formosa_envs.core.observer``). Credit (the
 tie-break) and prestige (which Opium Dens can push below 0) are scores: a fine part
 plus a saturating part (and one for negative prestige), so late-game leaders stay
-apart; hand cubes, opium used, cards owned, storehouse cubes, card values and pile
-sizes are counters that saturate instead of clipping; this turn's flags are 0/1 and
-its use counts (Markets, Dens, Workshops) saturate.
+apart; hand cubes, opium used, cards owned, storehouse cubes and card values are
+counters that saturate instead of clipping; pile sizes are divided by the piles'
+limits; this turn's flags are 0/1 and its use counts (Markets, Dens, Workshops)
+saturate.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 
 from formosa_envs.core.observer import Codec, Feature, ObservationLayout, Piece, flags, seat_order
 
+from .content import MAX_PILE
 from .grid import showing
 from .shop import ships_left
 from .state import USED_SIZE, DadaochengState
@@ -48,16 +50,16 @@ SEAT_COLUMNS = Codec(SEAT_FEATURES)
 SEAT_DENSE = SEAT_COLUMNS.width
 SEAT_RAW = len(SEAT_FEATURES)
 DENSE = Codec([*SEAT_FEATURES * S, *(Feature(f"store{k}", "count", 2) for k in range(80)),
-               *SHIP_FEATURES * 3, *(Feature(f"ships_left{k}", "count", 12) for k in range(3)),
-               *(Feature(f"buildings_left{t}", "count", 24) for t in range(5)),
+               *SHIP_FEATURES * 3, *(Feature(f"ships_left{k}", "linear", 12) for k in range(3)),
+               *(Feature(f"buildings_left{t}", "linear", MAX_PILE) for t in range(5)),
                *USED_FEATURES, Feature("count", "count", 3)])
 LAYOUT = ObservationLayout([
     Piece("seat_counters", (S, SEAT_DENSE), "per seat, egocentric: "
           + SEAT_COLUMNS.describe()),
     Piece("storehouse", (16, 5), "cubes per space and colour (count~2)"),
     Piece("ships", (3, 7), "face-up ship per level: " + Codec(SHIP_FEATURES).describe()),
-    Piece("piles", (3 + 5,), "ships left per level (count~12), buildings left per type "
-          "(count~24)"),
+    Piece("piles", (3 + 5,), "ships left per level /12 (the pile), buildings left per type "
+          f"/{MAX_PILE} (the data's limit)"),
     Piece("used", (USED_SIZE,), "this turn: " + Codec(USED_FEATURES).describe()),
     Piece("context_values", (1,), "pending decision: count~3"),
     Piece("grid", (16, 16), "per cell: sun colour, back colour, showing colour (one-hot "
