@@ -177,8 +177,6 @@ class DadaochengGame(OpenGame):
 
     def check_conservation(self, state: DadaochengState) -> None:
         """Discs, ships, building cards and events once each, storehouse and hand caps,
-        credit, Stores and the round count agree (``invariants.py``); raise
+        credit and the round count agree (``invariants.py``); raise
         ``StateFormatError`` naming the field."""
         check_state(self, state)
-
-    check_invariants = check_conservation  # until core's check_invariants calls it

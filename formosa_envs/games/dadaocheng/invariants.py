@@ -95,6 +95,7 @@ def _check_cards(game: DadaochengGame, s: DadaochengState, n: int) -> None:
         up = s.ship_up[lvl]
         require(up < 0 or game.ships[up].level == lvl + 1, f"ship_up[{lvl}]",
                 f"ship {up} is not of level {lvl + 1}")
+    for lvl in range(3):
         level_size = sum(1 for ship in game.ships if ship.level == lvl + 1)
         require(s.revealed[lvl] == level_size - len(s.ship_pool[lvl]), f"revealed[{lvl}]",
                 f"is {s.revealed[lvl]}, but {level_size - len(s.ship_pool[lvl])} ships of "

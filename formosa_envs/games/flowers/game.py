@@ -170,8 +170,6 @@ class FlowersGame(StackGame):
         (``invariants.py``); raise ``StateFormatError`` naming the field."""
         check_flowers_state(self, state)
 
-    check_invariants = check_conservation  # until core's check_invariants calls it
-
 
 def _label_play(game: FlowersGame, s: FlowersState, idx: int) -> str:
     return f"play {game.names[idx]}"

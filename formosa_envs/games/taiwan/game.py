@@ -283,5 +283,3 @@ class TaiwanGame(OpenGame):
         """Building copies, landmarks, markers, holdings within their cards, red-building
         owners and turn order agree (``invariants.py``); raise ``StateFormatError``."""
         check_taiwan_state(self, s)
-
-    check_invariants = check_conservation  # until core's check_invariants calls it

@@ -109,5 +109,3 @@ class TeaGame(OpenGame):
         """Cubes, buds, workers, discs, cards, events, weather tiles and characters are
         conserved and agree with the phase (``invariants.py``); raise ``StateFormatError``."""
         check_state(self, state)
-
-    check_invariants = check_conservation  # until core's check_invariants calls it
