@@ -195,20 +195,25 @@ class Codec:
         self.width = len(source)
         kind = np.array(kinds)
         self._source = np.array(source, dtype=np.intp)
-        self._factor = np.array(signs, dtype=np.float64) / np.array(scales, dtype=np.float64)
-        self._fine = kind == _FINE
-        self._soft = kind == _SOFT
-        self._bounded = kind != _LINEAR
         self._identity = bool(np.array_equal(self._source, np.arange(len(self.features))))
+        self._factor = np.array(signs, dtype=np.float64) / np.array(scales, dtype=np.float64)
+        # non-linear columns start at 0 (a signed score's other sign), fine parts stop at 1
+        self._lower = np.where(kind == _LINEAR, -np.inf, 0.0)
+        self._upper = np.where(kind == _FINE, 1.0, np.inf)
+        self._soft = np.flatnonzero(kind == _SOFT)
 
     def encode(self, raw: Sequence[float] | np.ndarray) -> np.ndarray:
         """The encoded columns of ``raw`` (computed in float64, cast once); a 2-D
         ``raw`` encodes one row per seat."""
-        values = np.asarray(raw, dtype=np.float64)
-        x = (values if self._identity else values[..., self._source]) * self._factor
-        x = np.where(self._bounded, np.maximum(x, 0.0), x)
-        x = np.where(self._fine, np.minimum(x, 1.0), x)
-        x = np.where(self._soft, np.where(x <= 1.0, 0.5 * x, 1.0 - 0.5 / np.maximum(x, 1.0)), x)
+        x = np.asarray(raw, dtype=np.float64)
+        if not self._identity:
+            x = x[..., self._source]
+        x = x * self._factor
+        np.maximum(x, self._lower, out=x)
+        np.minimum(x, self._upper, out=x)
+        if self._soft.size:  # soft_count: 0.5 min(x, 1) + 0.5 - 0.5 / max(x, 1)
+            s = x[..., self._soft]
+            x[..., self._soft] = 0.5 * np.minimum(s, 1.0) + (0.5 - 0.5 / np.maximum(s, 1.0))
         return x.astype(np.float32)
 
     def describe(self, count: int | None = None) -> str:
