@@ -75,14 +75,13 @@ def run_bench(game_name: str, num_players: int, seconds: float,
     ``seconds`` (the time per contender) must be a finite number above zero;
     ``options`` are the game's options.
     """
-    import pettingzoo
-
     import formosa_envs
     if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
         raise ConfigError(f"seconds must be a finite number > 0, got {seconds!r}")
     game = make_game(game_name, num_players=num_players, **options)
     try:
-        c4 = pettingzoo.make("aec", "classic/connect_four-v3")
+        from pettingzoo.classic import connect_four_v3  # works below pettingzoo 1.27 too
+        c4 = connect_four_v3.env()
     except ImportError:  # pragma: no cover - depends on the install
         raise ConfigError("formosa bench needs pettingzoo[classic] for the comparison: "
                           "pip install 'formosa_envs[dev]'") from None
