@@ -35,12 +35,23 @@ from dataclasses import dataclass, field
 from operator import le
 from typing import Any
 
-from .decisions import Decision, FunctionHandler, Handler
 from .errors import StateFormatError
+from .schema_frames import (  # noqa: F401 - part of this module's API
+    AUTO,
+    AUTO_ONLY,
+    CHANCE,
+    CHANCE_ONLY,
+    MAX_STACK,
+    SEAT,
+    FrameSpec,
+    _show,
+    _value,
+    check_stack,
+    fail,
+    frame,
+    frame_rule,
+)
 
-CHANCE, AUTO = -1, -2  # the engine's player codes (engine.py imports this module)
-MAX_STACK = 1000
-"""Frames a decision stack may hold (real games stay far below)."""
 MAX_TEXT = 1000
 """Characters a ``last_event`` string may hold."""
 
@@ -113,29 +124,6 @@ def text(max_len: int = MAX_TEXT) -> Spec:
     return Spec(str, (), 0, max_len)
 
 
-SEAT, CHANCE_ONLY, AUTO_ONLY = "seat", "chance", "auto"
-
-
-@dataclass(frozen=True)
-class FrameSpec:
-    """What a decision frame of one kind may hold."""
-
-    player: str = SEAT
-    ctx: Length = None
-    ctx_lo: Bound = None
-    ctx_hi: Bound = None
-    count: tuple[int, int] = (0, 1 << 30)
-
-
-def frame(player: str = SEAT, *, ctx: Length = 0, lo: Bound = None, hi: Bound = None,
-          count: tuple[int, int] = (1, 1)) -> FrameSpec:
-    """A frame kind decided by ``player`` (``SEAT``, ``CHANCE_ONLY`` or ``AUTO_ONLY``), with
-    ``ctx`` entries (a length spec) bounded by ``lo``/``hi`` and ``count`` in a range."""
-    if player not in (SEAT, CHANCE_ONLY, AUTO_ONLY):
-        raise ValueError(f"frame player must be {SEAT!r}, {CHANCE_ONLY!r} or {AUTO_ONLY!r}")
-    return FrameSpec(player, ctx, lo, hi, count)
-
-
 @dataclass(frozen=True)
 class StateSchema:
     """The fields of a game's state (name -> :class:`Spec`), the frames of its decision
@@ -153,17 +141,6 @@ def schema(frames: dict[str, FrameSpec] | None = None,
     return StateSchema(dict(fields), dict(frames or {}), tuple(checks))
 
 
-def fail(path: str, message: str) -> None:
-    """Raise ``StateFormatError`` for field ``path``."""
-    raise StateFormatError(f"field {path!r} {message}")
-
-
-def _value(spec: Any, game: Any) -> Any:
-    return spec(game) if callable(spec) else spec
-
-
-def _show(value: Any) -> str:
-    return f"{value!r:.60}"
 
 
 # ----- checking -------------------------------------------------------------------------
@@ -199,7 +176,7 @@ def check_schema(game: Any, state: Any) -> None:
     for name, check in compiled.fields:
         check(getattr(state, name), name)
     if compiled.stack:
-        _check_stack(game, state, compiled.frames)
+        check_stack(game, state, compiled.frames)
     for extra in compiled.checks:
         extra(game, state)
 
@@ -255,7 +232,7 @@ def _compile(game: Any) -> _Compiled:
         raise TypeError(f"{type(game).__name__}.state_schema does not describe {missing}")
     fields = [(n, _field_check(specs[n], game)) for n in names if n in specs]
     handlers = getattr(game, "handlers", None)
-    frames = {kind: _frame_rule(game, kind, handler, (sch.frames if sch else {}).get(kind))
+    frames = {kind: frame_rule(game, kind, handler, (sch.frames if sch else {}).get(kind))
               for kind, handler in (handlers or {}).items()}
     return _Compiled(fields, frames, sch.checks if sch else (), "stack" in names and
                      handlers is not None)
@@ -369,80 +346,3 @@ def _outer_list(allowed: range, inner: Check) -> Check:
         for i, x in enumerate(v):
             inner(x, f"{path}[{i}]")
     return check
-
-
-# ----- the decision stack -----------------------------------------------------------------
-
-def _roles(handler: Any) -> str:
-    """Who may decide a frame of this handler: seats (``legal``), chance (``outcomes``),
-    or only the engine (``AUTO``: neither)."""
-    if isinstance(handler, FunctionHandler):
-        chance, seat_ = handler._outcomes is not None, handler._legal is not None
-    else:
-        chance = type(handler).outcomes is not Handler.outcomes
-        seat_ = type(handler).legal is not Handler.legal
-    return CHANCE_ONLY if chance else SEAT if seat_ else AUTO_ONLY
-
-
-def _frame_rule(game: Any, kind: str, handler: Any, spec: FrameSpec | None) -> tuple[Any, ...]:
-    role = spec.player if spec is not None else _roles(handler)
-    players = {SEAT: None, CHANCE_ONLY: frozenset({CHANCE}), AUTO_ONLY: frozenset({AUTO})}[role]
-    if spec is None:
-        return players, None, None, None, range(0, 1 << 30)
-    ctx_len = _length(spec.ctx, game)
-    lo, hi = _value(spec.ctx_lo, game), _value(spec.ctx_hi, game)
-    if isinstance(lo, (tuple, list)):
-        lo = tuple(_value(b, game) for b in lo)
-    if isinstance(hi, (tuple, list)):
-        hi = tuple(_value(b, game) for b in hi)
-    return players, ctx_len, lo, hi, range(spec.count[0], spec.count[1] + 1)
-
-
-def _check_stack(game: Any, state: Any, frames: dict[str, tuple[Any, ...]]) -> None:
-    stack, over = state.stack, state.over
-    if type(stack) is not list:
-        fail("stack", f"must be a list of decision frames, got {_show(stack)}")
-    if len(stack) > MAX_STACK:
-        fail("stack", f"must hold at most {MAX_STACK} frames, got {len(stack)}")
-    if not stack and not over:
-        fail("stack", "is empty but field 'over' is false: a game in play has a pending "
-                      "decision")
-    if stack and over:
-        fail("over", f"is true but field 'stack' holds {len(stack)} pending decision(s): "
-                     "a finished game has none")
-    for i, d in enumerate(stack):
-        _check_frame(game, d, f"stack[{i}]", frames)
-
-
-def _check_frame(game: Any, d: Any, path: str, frames: dict[str, tuple[Any, ...]]) -> None:
-    if type(d) is not Decision:
-        fail(path, f"must be a decision frame, got {_show(d)}")
-    kind, player, count, optional, ctx = d
-    rule = frames.get(kind) if type(kind) is str else None
-    if rule is None:
-        fail(path + ".kind", f"must be a decision kind of {game.name} "
-                             f"({', '.join(sorted(frames))}), got {_show(kind)}")
-    players, ctx_len, lo, hi, counts = rule
-    n = game.num_players
-    if type(player) is not int or not (0 <= player < n if players is None
-                                       else player in players):
-        who = (f"a seat 0..{n - 1}" if players is None else
-               "CHANCE (-1)" if CHANCE in players else "AUTO (-2)")
-        fail(path + ".player", f"must be {who} for kind {kind!r}, got {_show(player)}")
-    if type(count) is not int or count not in counts:
-        fail(path + ".count", f"must be an integer in {counts.start}..{counts.stop - 1}, "
-                              f"got {_show(count)}")
-    if type(optional) is not bool:
-        fail(path + ".optional", f"must be true or false, got {_show(optional)}")
-    if type(ctx) is not tuple or any(type(x) is not int for x in ctx):
-        fail(path + ".ctx", f"must be a list of integers, got {_show(ctx)}")
-    if ctx_len is not None and len(ctx) not in ctx_len:
-        fail(path + ".ctx", f"must have {_length_text(ctx_len)} entries for kind {kind!r}, "
-                            f"got {len(ctx)}")
-    for j, x in enumerate(ctx):
-        a = lo[j] if isinstance(lo, tuple) and j < len(lo) else None if isinstance(lo, tuple) \
-            else lo
-        b = hi[j] if isinstance(hi, tuple) and j < len(hi) else None if isinstance(hi, tuple) \
-            else hi
-        if (a is not None and x < a) or (b is not None and x > b):
-            fail(f"{path}.ctx[{j}]", f"must be in {a}..{b} for kind {kind!r}, got {x}")
