@@ -154,3 +154,16 @@ def test_worker_icons_out_of_bounds_are_refused(tmp_path: Path, bad: Any) -> Non
     with pytest.raises(DataError, match="workers") as info:
         load_buildings(path)
     assert "row 14" in str(info.value) and Path(path).name in str(info.value)
+
+
+def test_worker_icons_are_shown_in_text_and_picture(tmp_path: Path) -> None:
+    """The text table and the SVG picture show a cost's worker icons (0: nothing drawn)."""
+    game = _game_with_icons(tmp_path, icons=2)
+    s = _position(game)
+    train = game.buildings[building_id(game, "train_station")]
+    plain = make_game("taiwan", num_players=2)
+    assert "2 brick + 2 steel + 2 workers" in game.render(s)
+    assert "+ 2 workers" not in plain.render(_position(plain))
+    assert train.workers == 2
+    assert game.render_svg(s).count('class="cost-worker"') == 1
+    assert plain.render_svg(_position(plain)).count('class="cost-worker"') == 0

@@ -109,13 +109,15 @@ def token(svg: Svg, x: float, y: float, item: str, count: int) -> float:
 
 
 def cost_chips(svg: Svg, x: float, y: float, card: Card) -> float:
-    """A card's printed cost (resources, then coins; not the worker); returns the end x."""
+    """A card's printed cost (resources, coins, then its worker icons; not the worker
+    every purchase costs); returns the end x."""
     for i, name in enumerate(RESOURCE_NAMES):
         amount = card.resource_cost[i]
         if amount:
             x = token(svg, x, y, name, amount)
-    coins = card.coins
-    return token(svg, x, y, "coins", coins) if coins else x
+    if card.coins:
+        x = token(svg, x, y, "coins", card.coins)
+    return token(svg, x, y, "worker", card.workers) if card.workers else x
 
 
 def wrap(text: str, chars: int, lines: int = 2) -> list[str]:

@@ -39,9 +39,11 @@ def _unique_names(buildings: tuple[str, ...], landmarks: tuple[str, ...]) -> tup
 
 
 def cost_text(card: object) -> str:
-    """``2 brick + 2 steel + 3 coins`` for a card's printed cost."""
-    parts = [f"{getattr(card, k)} {k}" for k in ("wood", "brick", "steel", "stone", "coins")
-             if getattr(card, k)]
+    """``2 brick + 2 steel + 3 coins`` for a card's printed cost (worker icons as
+    ``+ 1 workers``; the worker every purchase costs is not printed)."""
+    parts = [f"{getattr(card, k)} {k}"
+             for k in ("wood", "brick", "steel", "stone", "coins", "workers")
+             if getattr(card, k, 0)]
     return " + ".join(parts) or "free"
 
 
