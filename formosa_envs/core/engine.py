@@ -30,8 +30,8 @@ from .actions import ActionSpace
 from .args import check_rng, guard_entry_points, is_integer
 from .decisions import Decision, Handler
 from .errors import IllegalActionError, StateFormatError
-from .schema import StateSchema, check_schema
 from .ranking import rank_returns, ranks_of, shares_of, top_positions
+from .schema import StateSchema, check_schema
 from .serialize import state_from_dict, state_to_dict
 
 CHANCE = -1
