@@ -196,3 +196,14 @@ def test_games_without_a_tie_break_share_a_tie(name: str) -> None:
     assert game.winners(s) == [0, 1] and game.ranks(s) == [1.5, 1.5, 3.0]
     assert final_rewards(game, s, "win") == [0.5, 0.5, 0.0]
     assert game.returns(s) == [0.5, 0.5, -1.0]
+
+
+def test_tournament_games_are_ranked_by_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tournament records take wins and ranks from the game's ordering, not the VP: with
+    every VP forced to 0, Taiwan's coin tie-break still names winners."""
+    from formosa_envs.games.taiwan.game import TaiwanGame
+    monkeypatch.setattr(TaiwanGame, "scores", lambda self, s: [0.0] * s.num_players)
+    result = run_tournament("taiwan", ["random", "random"], 2, 4, seed=0, show_progress=False)
+    for r in result.records:
+        assert r.scores == [0.0, 0.0] and sorted(r.wins) in ([0.0, 1.0], [0.5, 0.5])
+    assert any(sorted(r.wins) == [0.0, 1.0] for r in result.records)

@@ -2,7 +2,8 @@
 
 * ``serial`` — one loop in this process: small runs, debugging, profiling.
 * ``process`` — a :class:`~concurrent.futures.ProcessPoolExecutor` of
-  ``workers`` processes: all the cores of one machine.
+  ``workers`` processes: all the cores of one machine (never more processes than
+  chunks of games, nor more than ``MAX_WORKERS`` = 256).
 * ``ray`` — Ray tasks (``[rllib]`` extra): a cluster of machines. Start one
   with ``ray start --head`` (and ``ray start --address HEAD:6379`` on the
   others) and pass ``address="auto"``, or a ``ray://host:10001`` client
@@ -26,8 +27,7 @@ from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
 from formosa_envs.tools.progress import progress
 from formosa_envs.tools.simulate import play_game
-
-from . import ratings as rt
+from formosa_envs.tools.usage import MAX_WORKERS
 
 if TYPE_CHECKING:
     from .evaluate import MatchRecord
@@ -42,6 +42,7 @@ def resolve_backend(backend: str | None, workers: int, address: str | None = Non
     Raises :class:`ConfigError` for an unknown name, ``serial`` with more than
     one worker, or an ``address`` without the ``ray`` backend.
     """
+    check_workers(workers)
     if backend is None:
         backend = "serial" if workers == 1 else "process"
     if backend not in BACKENDS:
@@ -55,8 +56,16 @@ def resolve_backend(backend: str | None, workers: int, address: str | None = Non
     return backend
 
 
+def check_workers(workers: int) -> int:
+    """``workers`` if it is a whole number >= 1, else :class:`ConfigError`."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
+    return workers
+
+
 def chunk_tasks(tasks: list[MatchRecord], workers: int) -> list[list[MatchRecord]]:
     """Split ``tasks`` into consecutive chunks: about 8 per worker, 1 to 64 games each."""
+    check_workers(workers)
     size = max(1, min(64, math.ceil(len(tasks) / (workers * 8))))
     return [tasks[i:i + size] for i in range(0, len(tasks), size)]
 
@@ -68,6 +77,7 @@ def run_tasks(setup: tuple, tasks: list[MatchRecord], workers: int = 1, backend:
     ``setup`` is ``(game, num_players, options, agent_factory, record_games)``; it and the
     tasks must pickle for the ``process`` and ``ray`` backends.
     """
+    check_workers(workers)
     label = f"tournament {setup[0]}"
     if backend == "serial":
         return list(progress(play_iter(setup, tasks), len(tasks), label, enabled=show_progress))
@@ -82,7 +92,10 @@ def run_tasks(setup: tuple, tasks: list[MatchRecord], workers: int = 1, backend:
 def _run_process(setup: tuple, chunks: list[list[MatchRecord]], workers: int, label: str,
                  show_progress: bool) -> list[MatchRecord]:
     total = sum(len(c) for c in chunks)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    if not chunks:
+        return []
+    # never more processes than chunks: --workers 1000000 for 10 games starts 10, not a million
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks), MAX_WORKERS)) as pool:
         futures = [pool.submit(play_chunk, setup, chunk) for chunk in chunks]
         try:
             return list(progress(_completed(futures), total, label, enabled=show_progress))
@@ -152,5 +165,5 @@ def play_iter(setup: tuple, tasks: list[MatchRecord]) -> Iterator[MatchRecord]:
         steps: list[list[Any]] | None = [] if record_games else None
         rec = play_game(game, agents, task.chance_seed, steps=steps)
         scores = [float(s) for s in rec.scores]
-        yield replace(task, scores=scores, ranks=rt.rank_of(scores), wins=rt.win_shares(scores),
+        yield replace(task, scores=scores, ranks=rec.ranks, wins=rec.wins,
                       decisions=rec.decisions, truncated=rec.truncated, steps=steps)

@@ -22,6 +22,10 @@ class GameRecord:
     decisions: int
     rounds: int
     truncated: bool
+    ranks: list[float] = field(default_factory=list)
+    """Each seat's place by the game's own ordering (its tie-breaks): 1 = first."""
+    wins: list[float] = field(default_factory=list)
+    """Each seat's share of the victory by the game's ordering (``Game.win_shares``)."""
 
 
 @dataclass
@@ -53,7 +57,8 @@ def play_game(game: Any, agents: list[Any], seed: int,
         else:
             game.apply_action(state, agents[player].act_on_state(game, state))
     return GameRecord(seed, game.scores(state), state.decisions,
-                      getattr(state, "round", 0), not game.is_terminal(state))
+                      getattr(state, "round", 0), not game.is_terminal(state),
+                      game.ranks(state), game.win_shares(state))
 
 
 def _recorded_step(game: Any, state: Any, agents: list[Any], rng: np.random.Generator,
@@ -133,7 +138,7 @@ def summarize(summary: SimulationSummary) -> str:
              _stat_line("final score (all seats)", scores.ravel()),
              _stat_line("winning score", scores.max(axis=1)),
              "win share by seat (ties split; 95% CI):"]
-    wins = _win_shares(scores)
+    wins = np.array([r.wins for r in recs], dtype=float)
     for seat in range(summary.num_players):
         share = wins[:, seat].mean()
         half = 1.96 * wins[:, seat].std(ddof=0) / np.sqrt(len(recs))
@@ -146,9 +151,3 @@ def _stat_line(name: str, values: np.ndarray) -> str:
     p = np.percentile(values, [0, 25, 50, 75, 100])
     return (f"{name:>24}: mean {values.mean():7.1f}  sd {values.std():6.1f}  "
             f"min {p[0]:.0f}  q1 {p[1]:.0f}  median {p[2]:.0f}  q3 {p[3]:.0f}  max {p[4]:.0f}")
-
-
-def _win_shares(scores: np.ndarray) -> np.ndarray:
-    best = scores.max(axis=1, keepdims=True)
-    winners = (scores == best).astype(float)
-    return winners / winners.sum(axis=1, keepdims=True)
