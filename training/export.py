@@ -7,11 +7,22 @@ vectors), so no feature extractor weights are needed.
 
 from __future__ import annotations
 
+import pickle
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
+
+from formosa_envs.core.errors import ConfigError
+from formosa_envs.tools.usage import UsageError, check_input_file, check_output_file
+
+from .console import OneLineParser, run_console
+
+CHECKPOINT_ERRORS = (ValueError, KeyError, AssertionError, EOFError, OSError,
+                     zipfile.BadZipFile, pickle.UnpicklingError, RuntimeError)
+"""What stable-baselines3 raises for a file that is not a loadable checkpoint."""
 
 
 def actor_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
@@ -22,7 +33,7 @@ def actor_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
             if not isinstance(m, torch.nn.Linear)}
     names = {"Tanh": "tanh", "ReLU": "relu"}
     if len(acts) > 1 or not acts <= set(names):
-        raise ValueError(f"cannot export activations {sorted(acts)}; use tanh or relu")
+        raise ConfigError(f"cannot export activations {sorted(acts)}; use tanh or relu")
     activation = names[acts.pop()] if acts else "tanh"
     layers = [_numpy(m) for m in hidden] + [_numpy(policy.action_net)]
     return layers, activation
@@ -54,23 +65,43 @@ def _numpy(layer: torch.nn.Linear) -> tuple[np.ndarray, np.ndarray]:
             layer.bias.detach().cpu().numpy().astype(np.float32))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m training.export MODEL.zip OUT.npz``: export a saved MaskablePPO actor."""
-    import argparse
-
+def load_checkpoint(path: str | Path, **kwargs: Any) -> Any:
+    """A saved MaskablePPO; :class:`ConfigError` naming the file when it is not one."""
     from sb3_contrib import MaskablePPO
-    parser = argparse.ArgumentParser(prog="python -m training.export",
-                                     description="Export a MaskablePPO checkpoint for "
-                                                 "agents.PolicyAgent (policy:OUT.npz).")
+    try:
+        return MaskablePPO.load(path, device="cpu", **kwargs)
+    except CHECKPOINT_ERRORS as exc:
+        raise ConfigError(f"{path} is not a MaskablePPO checkpoint that can be loaded here "
+                          f"({type(exc).__name__}: {exc})") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m training.export MODEL.zip OUT.npz``: export a saved MaskablePPO actor.
+
+    Bad arguments exit with status 2 (one line); an unusable checkpoint or destination
+    raises a :class:`FormosaError` (:func:`cli` prints it as one line), checked before
+    anything is written.
+    """
+    parser = OneLineParser(prog="python -m training.export",
+                           description="Export a MaskablePPO checkpoint for "
+                                       "agents.PolicyAgent (policy:OUT.npz).")
     parser.add_argument("model", help="a MaskablePPO .zip (e.g. runs/flowers/model.zip)")
     parser.add_argument("out", help="the .npz to write")
     args = parser.parse_args(argv)
-    if not Path(args.model).exists():
-        parser.error(f"checkpoint not found: {args.model}")
-    path = export_policy(MaskablePPO.load(args.model, device="cpu"), args.out)
+    check_input_file(args.model, "MODEL")
+    check_output_file(args.out, "OUT")
+    if Path(args.out).suffix != ".npz":
+        raise UsageError(f"OUT {args.out}: the policy file must end in .npz "
+                         "(agents load it as policy:PATH.npz)")
+    path = export_policy(load_checkpoint(args.model), args.out)
     print(f"wrote {path}; use it as the agent spec policy:{path}")
     return 0
 
 
+def cli(argv: list[str] | None = None) -> int:
+    """``python -m training.export``: :func:`main`, bad input as one line and status 2."""
+    return run_console("python -m training.export", main, argv)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(cli())

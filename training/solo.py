@@ -15,7 +15,9 @@ import numpy as np
 
 from agents import make_agent
 from formosa_envs.core.engine import CHANCE
+from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
+from formosa_envs.tools.usage import MAX_GAMES
 
 from . import ratings as rt
 
@@ -37,7 +39,13 @@ def play_solo(game: Any, agent: Any, seed: int) -> dict[str, Any]:
 
 def solo_share(game_name: str, spec: str, games: int, seed: int,
                **options: Any) -> dict[str, Any]:
-    """``spec``'s objective rate (with a Wilson 95% CI), mean score and tier counts."""
+    """``spec``'s objective rate (with a Wilson 95% CI), mean score and tier counts.
+
+    Raises :class:`ConfigError` unless ``games`` is from 1 to ``MAX_GAMES`` and ``seed``
+    a whole number >= 0 (and the game's own errors for a game without a solo mode).
+    """
+    _check_count("games", games, 1, MAX_GAMES)
+    _check_count("seed", seed, 0, None)
     game = make_game(game_name, num_players=1, **options)
     agent = make_agent(spec, game_name, seed)
     infos = [play_solo(game, agent, seed + k) for k in range(games)]
@@ -48,6 +56,14 @@ def solo_share(game_name: str, spec: str, games: int, seed: int,
             "win_high": high, "mean_score": float(np.mean(scores)),
             "score_sd": float(np.std(scores)),
             "tiers": dict(Counter(str(info.get("tier", "none")) for info in infos))}
+
+
+def _check_count(name: str, value: Any, low: int, high: int | None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low \
+            or (high is not None and value > high):
+        allowed = f"from {low} to {high:,}" if high is not None else f">= {low}"
+        raise ConfigError(f"solo evaluation: {name} must be a whole number {allowed}, "
+                          f"got {value!r}")
 
 
 def format_solo_table(rows: dict[str, dict[str, Any]]) -> str:

@@ -25,7 +25,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .config import TrainConfig, load_config
+from formosa_envs.core.errors import ConfigError
+from formosa_envs.tools.usage import (
+    check_input_file,
+    check_output_folder,
+    int_between,
+    positive_float,
+)
+
+from .config import INT_BOUNDS, TrainConfig, load_config
+from .console import OneLineParser, run_console
 from .evaluate import format_table, run_tournament, save_result, win_share
 from .solo import format_solo_table, solo_share
 
@@ -56,15 +65,27 @@ def make_vec_env(config: TrainConfig, pool_dir: Path) -> Any:
     return VecMonitor(venv)
 
 
+def latest_checkpoint(run_dir: Path) -> Path:
+    """The run's resume point; :class:`ConfigError` when there is none."""
+    latest = run_dir / "checkpoints" / "latest.zip"
+    if not latest.is_file():
+        raise ConfigError(f"--resume: no checkpoint at {latest} (train without --resume, or "
+                          "give the --out of an earlier run)")
+    return latest
+
+
 def build_model(config: TrainConfig, venv: Any, run_dir: Path, resume: bool) -> Any:
     """A new MaskablePPO, or the run's latest checkpoint when resuming."""
     import torch
     from sb3_contrib import MaskablePPO
-    latest = run_dir / "checkpoints" / "latest.zip"
+
+    from .export import load_checkpoint
     if resume:
-        if not latest.exists():
-            raise ValueError(f"--resume: no checkpoint at {latest}")
-        return MaskablePPO.load(latest, env=venv, device="cpu")
+        try:  # corrupt, or another run's (other game, player count or n_envs)
+            return load_checkpoint(latest_checkpoint(run_dir), env=venv)
+        except ConfigError as exc:
+            raise ConfigError(f"--resume: cannot continue the run in {run_dir}: {exc}") \
+                from None
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.activation]
     return MaskablePPO(
         "MlpPolicy", venv, learning_rate=config.learning_rate, n_steps=config.n_steps,
@@ -114,8 +135,11 @@ def train(config: TrainConfig, resume: bool = False, show_progress: bool = True)
     from .callbacks import SelfPlayCallback
     from .export import export_policy
     from .report import plot_learning_curve
-    torch.set_num_threads(1)  # tiny MLPs: more threads only add contention (ms per op)
+    config.validate()
     run_dir = Path(config.out)
+    if resume:
+        latest_checkpoint(run_dir)  # before anything is written
+    torch.set_num_threads(1)  # tiny MLPs: more threads only add contention (ms per op)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(config.__dict__, indent=2))
     venv = make_vec_env(config, run_dir / "pool")
@@ -174,10 +198,20 @@ def head_to_head(result: Any, spec: str, opponent: str) -> dict[str, float]:
     return win_share(result, spec, against=opponent)
 
 
+FLAGS: dict[str, str] = {
+    "players": "num_players", "timesteps": "total_timesteps", "n-envs": "n_envs",
+    "seed": "seed", "out": "out", "workers": "workers", "vec-env": "vec_env",
+    "eval-every": "eval_every", "eval-games": "eval_games", "final-games": "final_games",
+    "snapshot-every": "snapshot_every", "checkpoint-every": "checkpoint_every",
+    "n-steps": "n_steps", "batch-size": "batch_size", "learning-rate": "learning_rate",
+}
+"""Command-line flag -> :class:`TrainConfig` field it overrides."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """Flags for every training option (defaults come from the game's TOML)."""
-    parser = argparse.ArgumentParser(prog="formosa train",
-                                     description="Self-play MaskablePPO training.")
+    """Flags for every training option (defaults come from the game's TOML); a bad value
+    is one line naming the flag and the allowed range, exit status 2."""
+    parser = OneLineParser(prog="formosa train", description="Self-play MaskablePPO training.")
     parser.add_argument("game", help="game name, e.g. flowers")
     parser.add_argument("--config", help="TOML file (default training/configs/<game>.toml)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
@@ -185,25 +219,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
                         help="sb3: MaskablePPO in this process (default); rllib: Ray RLlib "
                              "(python -m training.train_rllib -h for its flags)")
-    for name, kind in [("players", int), ("timesteps", int), ("n-envs", int), ("seed", int),
-                       ("out", str), ("workers", int), ("vec-env", str),
-                       ("eval-every", int), ("eval-games", int), ("final-games", int),
-                       ("snapshot-every", int), ("checkpoint-every", int), ("n-steps", int),
-                       ("batch-size", int), ("learning-rate", float)]:
-        parser.add_argument(f"--{name}", type=kind, default=None)
+    for flag, name in FLAGS.items():
+        parser.add_argument(f"--{flag}", default=None, **_flag_kind(name))
     return parser
 
 
+def _flag_kind(name: str) -> dict[str, Any]:
+    """argparse ``type``/``choices``/``help`` of the flag of field ``name``."""
+    if name in INT_BOUNDS:
+        low, high = INT_BOUNDS[name]
+        return {"type": int_between(low, high), "help": f"{name}, {low:,} to {high:,}"}
+    if name == "learning_rate":
+        return {"type": positive_float, "help": "learning rate, > 0 and <= 1"}
+    if name == "vec_env":
+        return {"choices": ("dummy", "subproc"), "help": "dummy: one process; subproc: "
+                "one process per env"}
+    return {"help": "run folder (default runs/<game>)"}
+
+
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    """Merge the TOML defaults with the flags given."""
-    overrides = {"num_players": args.players, "total_timesteps": args.timesteps,
-                 "n_envs": args.n_envs, "seed": args.seed, "out": args.out,
-                 "workers": args.workers, "vec_env": args.vec_env,
-                 "eval_every": args.eval_every, "eval_games": args.eval_games,
-                 "final_games": args.final_games, "snapshot_every": args.snapshot_every,
-                 "checkpoint_every": args.checkpoint_every, "n_steps": args.n_steps,
-                 "batch_size": args.batch_size, "learning_rate": args.learning_rate}
-    return load_config(args.game, args.config, **overrides)
+    """Merge the TOML defaults with the flags given (errors name the flag or the file)."""
+    overrides = {name: getattr(args, flag.replace("-", "_")) for flag, name in FLAGS.items()}
+    flags = {name: f"--{flag}" for flag, name in FLAGS.items()}
+    return load_config(args.game, args.config, flags=flags, **overrides)
 
 
 def _backend_of(argv: list[str]) -> str:
@@ -217,12 +255,17 @@ def _backend_of(argv: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``formosa train`` and ``python -m training.train``."""
+    """Entry point of ``formosa train``: bad flags exit with status 2 (one line); bad
+    options, files and folders raise a :class:`FormosaError` before anything is built
+    (:func:`cli` prints those as one line too)."""
     if _backend_of(list(argv) if argv is not None else sys.argv[1:]) == "rllib":
         from .train_rllib import main as rllib_main  # its own flags and --help
         return rllib_main(argv)
     args = build_parser().parse_args(argv)
+    if args.config is not None:
+        check_input_file(args.config, "--config")
     config = config_from_args(args)
+    check_output_folder(config.out, "--out" if args.out is not None else "out")
     os.environ.setdefault("PYTHONHASHSEED", "0")
     summary = train(config, resume=args.resume, show_progress=not args.quiet)
     print_summary(summary, config.out)
@@ -238,5 +281,10 @@ def print_summary(summary: dict, out: str) -> None:
     print(f"run directory: {out}")
 
 
+def cli(argv: list[str] | None = None) -> int:
+    """``python -m training.train``: :func:`main`, bad input as one line and status 2."""
+    return run_console("formosa train", main, argv)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(cli())
