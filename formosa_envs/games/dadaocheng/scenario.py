@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .flow import start_turn
+from .schema import SETUP_STEPS
 from .state import DadaochengState, Phase
 
 if TYPE_CHECKING:
@@ -152,12 +153,12 @@ def scenario(game: DadaochengGame, *, seed: int = 0, phase: str = "purchase", tu
         s.events = _events(game, round_no, event, events)
         s.event_pool = [e for e in range(len(game.events)) if e not in s.events]
     s.round, s.start_player, s.turn = round_no, start_player, turn
-    s.phase, s.setup_step, s.stack, s.last_event = Phase.TURNS, 3, [], ""
-    game.check_invariants(s)
+    s.phase, s.setup_step, s.stack, s.last_event = Phase.TURNS, SETUP_STEPS, [], ""
     start_turn(s, turn)
     for _ in range(_POPPED[phase]):
         s.stack.pop()
     game.settle(s)
+    game.check_invariants(s)  # the position handed out is a whole, valid state
     return s
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from formosa_envs.core.decisions import Decision
 
 from .flow import RED_KEYS
+from .schema import SETUP_STEPS
 from .state import LANDMARK0, MARKERS, NUM_DECKS, Phase, TaiwanState, new_state
 
 if TYPE_CHECKING:
@@ -161,13 +162,13 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
 
     s.round, s.final_round = round_no, final_round
     s.start_player, s.turn = start_player, turn
-    s.setup_step = 18 + 1  # past every setup step
+    s.setup_step = SETUP_STEPS  # past every setup step
     s.phase = _PHASES[phase]
     if phase in ("dice", "actions"):
         s.turns_done = (turn - start_player) % n + 1
         s.stack = [Decision("declare" if phase == "dice" else "act", turn)]
-    game.check_invariants(s)
     game.settle(s)
+    game.check_invariants(s)  # the position handed out is a whole, valid state
     return s
 
 

@@ -29,6 +29,7 @@ from formosa_envs.core.decisions import Decision
 from formosa_envs.core.engine import AUTO
 
 from .content import CHARACTERS
+from .schema import SETUP_STEPS
 from .state import BUDS, CUBES, SPACES, Phase, TeaState, in_play
 from .turn import start_turn
 
@@ -215,9 +216,8 @@ def scenario(game: TeaGame, *, seed: int = 0, phase: str = "actions", turn: int 
     s.event_pool = [e for e in range(len(game.events)) if e not in s.events]
 
     s.round, s.start_player, s.turn = round_no, start_player, turn
-    s.setup_step = 99
+    s.setup_step = SETUP_STEPS  # past every setup step
     s.stack = []
-    game.check_invariants(s)
     if phase == "actions":
         s.phase = Phase.ACTIONS
         start_turn(game, s, turn)
@@ -225,6 +225,7 @@ def scenario(game: TeaGame, *, seed: int = 0, phase: str = "actions", turn: int 
         s.phase = Phase.PREPARATION
         s.stack.append(Decision("prep", AUTO, ctx=(0,)))
     game.settle(s)
+    game.check_invariants(s)  # the position handed out is a whole, valid state
     return s
 
 
