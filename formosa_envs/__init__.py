@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from formosa_envs.core.errors import ConfigError, IllegalActionError, StateFormatError
+from formosa_envs.core.errors import (
+    ArgumentError,
+    CallOrderError,
+    ConfigError,
+    DataError,
+    FormosaError,
+    IllegalActionError,
+    StateFormatError,
+)
 from formosa_envs.envs import FormosaAECEnv, env, raw_env, register_all
 from formosa_envs.games import GAMES, make_game
 
@@ -27,5 +35,6 @@ def make(game: str = "flowers", **kwargs: Any) -> Any:
 REGISTERED: bool = register_all()
 """Whether the env ids are in PettingZoo's registry (False on PettingZoo 1.25/1.26)."""
 
-__all__ = ["GAMES", "REGISTERED", "ConfigError", "FormosaAECEnv", "IllegalActionError",
-           "StateFormatError", "__version__", "env", "make", "make_game", "raw_env"]
+__all__ = ["ArgumentError", "CallOrderError", "ConfigError", "DataError", "FormosaAECEnv",
+           "FormosaError", "GAMES", "IllegalActionError", "REGISTERED", "StateFormatError",
+           "__version__", "env", "make", "make_game", "raw_env"]

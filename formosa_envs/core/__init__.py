@@ -6,6 +6,8 @@ from .actions import ActionSpace, Segment
 from .decisions import Decision, Handler
 from .engine import AUTO, CHANCE, TERMINAL, Game, StackGame, rank_returns
 from .errors import (
+    ArgumentError,
+    CallOrderError,
     ConfigError,
     DataError,
     FormosaError,
@@ -15,7 +17,8 @@ from .errors import (
 from .observer import ObservationLayout, Piece, seat_order
 from .payment import PayHandler, PaymentModel, feasible, legal_sources, start_payment
 
-__all__ = ["AUTO", "CHANCE", "TERMINAL", "ActionSpace", "ConfigError", "DataError", "Decision",
+__all__ = ["AUTO", "CHANCE", "TERMINAL", "ActionSpace", "ArgumentError", "CallOrderError",
+           "ConfigError", "DataError", "Decision",
            "FormosaError", "Game", "Handler", "IllegalActionError", "ObservationLayout",
            "PayHandler", "PaymentModel", "Piece", "Segment", "StackGame", "StateFormatError",
            "feasible", "legal_sources", "rank_returns", "seat_order", "start_payment"]

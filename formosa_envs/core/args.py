@@ -21,19 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import FormosaError, IllegalActionError
+from .errors import ArgumentError, CallOrderError
 
 CHANCE_PLAYER = -1  # engine.CHANCE (engine imports this module, so it is repeated here)
-
-
-class ArgumentError(FormosaError):
-    """A public function was called with an argument it does not accept."""
-
-
-class CallOrderError(IllegalActionError):
-    """A method called when it cannot run yet or any more: an env used before
-    ``reset()``, or stepped after the end of the game. An ``IllegalActionError`` (so a
-    ``FormosaError``), as a step taken when no action can be taken always was."""
 
 
 def is_integer(value: Any) -> bool:
@@ -200,3 +190,7 @@ def guard_entry_points(cls: type) -> None:
         checked = wrapper(method)
         checked._checked = True  # type: ignore[attr-defined]
         setattr(cls, name, checked)
+
+
+__all__ = ["ArgumentError", "CallOrderError", "check_action", "check_rng", "check_seat",
+           "check_seed", "check_state", "guard_entry_points", "is_integer"]

@@ -25,3 +25,14 @@ class DataError(FormosaError):
 
 class StateFormatError(FormosaError):
     """A saved state (JSON) that is corrupt or belongs to another game."""
+
+
+class ArgumentError(FormosaError):
+    """A public function was called with an argument it does not accept (a seat, a
+    viewer, an action, a seed, an agent name out of range or of the wrong type)."""
+
+
+class CallOrderError(IllegalActionError):
+    """A method called when it cannot run yet or any more: an env used before
+    ``reset()``, or stepped after the end of the game. An ``IllegalActionError`` (so a
+    ``FormosaError``), as a step taken when no action can be taken always was."""

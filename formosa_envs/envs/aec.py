@@ -42,7 +42,7 @@ RENDER_MODES = ("ansi", "human", "svg", "rgb_array")
 class FormosaAECEnv(AECEnv):
     """The AEC environment for any formosa game (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "formosa_v0",
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "formosa_v1",
                                 "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, game: str = "flowers", render_mode: str | None = None,
@@ -55,7 +55,7 @@ class FormosaAECEnv(AECEnv):
         self.game_name = game
         self.render_mode = render_mode
         self.reward_mode = reward_mode
-        self.metadata = {**self.metadata, "name": f"formosa_{game}_v0"}
+        self.metadata = {**self.metadata, "name": f"formosa_{game}_v1"}
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.svg import Svg, final_caption, top_seats
+from formosa_envs.core.svg import Svg, final_caption
 
 from .picture_parts import (
     BOARD_SIZE,
@@ -83,7 +83,7 @@ def render_svg(game: DadaochengGame, state: DadaochengState,
 def caption_text(game: DadaochengGame, s: DadaochengState) -> str:
     """The caption: the round and pending decision, or the final scores."""
     if s.over:
-        winners = () if game.solo else top_seats(game.returns(s))  # credit breaks ties
+        winners = () if game.solo else game.winners(s)  # credit breaks ties
         text = final_caption(game.prestige(s), "PP", winners)
         if game.solo:
             result = game.solo_result(s)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.svg import Svg, final_caption, text_width, top_seats
+from formosa_envs.core.svg import Svg, final_caption, text_width
 
 from .actions import MULTIPLIER
 from .picture_parts import (
@@ -60,7 +60,7 @@ def render_svg(game: FlowersGame, state: FlowersState, viewer: int | None = None
 def caption_text(game: FlowersGame, state: FlowersState) -> str:
     """The caption: the round and pending decision, or the final scores."""
     if state.over:
-        return final_caption(state.scores, "VP", top_seats(game.returns(state)))
+        return final_caption(state.scores, "VP", game.winners(state))
     return f"Round {state.round} - {game.decision_description(state)}"
 
 

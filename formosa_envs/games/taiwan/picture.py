@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from formosa_envs.core.svg import Svg, final_caption, top_seats
+from formosa_envs.core.svg import Svg, final_caption
 
 from . import picture_parts as P
 from .flow import RED_KEYS
@@ -67,7 +67,7 @@ def caption_text(game: TaiwanGame, s: TaiwanState) -> str:
     """``Round r - <pending decision>``, or the final scores once the game is over."""
     if not game.is_terminal(s):
         return f"Round {s.round} - {game.decision_description(s)}"
-    return final_caption(s.vp, "VP", top_seats(game.returns(s)))  # coins break ties
+    return final_caption(s.vp, "VP", game.winners(s))  # coins break ties
 
 
 def empty_count(s: TaiwanState) -> int:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from formosa_envs.core.engine import CHANCE
-from formosa_envs.core.svg import Svg, final_caption, top_seats
+from formosa_envs.core.svg import Svg, final_caption
 
 from .content import CHARACTER_NAMES
 from .picture_parts import (
@@ -104,7 +104,7 @@ def render_svg(game: TeaGame, state: TeaState, viewer: int | None = None) -> str
 def caption_text(game: TeaGame, s: TeaState) -> str:
     """The caption: the round and the pending decision, or the final scores."""
     if s.over:
-        return final_caption(s.vp, "VP", top_seats(game.returns(s)))
+        return final_caption(s.vp, "VP", game.winners(s))
     return f"Round {s.round}/{EVENTS_IN_GAME[s.num_players]} - {game.decision_description(s)}"
 
 
