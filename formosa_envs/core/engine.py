@@ -249,13 +249,18 @@ class Game(ABC):
         return state
 
     def validate_state(self, state: Any) -> None:
-        """Check ``state`` whole; the same check as :meth:`check_invariants`.
+        """Check ``state`` whole: :meth:`check_invariants`, then its pending decision.
 
         First the schema (:func:`~formosa_envs.core.schema.check_schema`: every field's
-        type, length and range, the decision stack), then the game's
-        :meth:`check_conservation`. Raises ``StateFormatError`` naming the field.
+        type, length and range, the decision stack and each frame's ``ctx``), then the
+        game's :meth:`check_conservation` (together: :meth:`check_invariants`), then
+        :func:`~formosa_envs.core.dry_run.check_playable`: the pending decision's legal
+        actions (or chance outcomes) are computed and each is applied to a clone.
+        Raises ``StateFormatError`` naming the field or the decision that cannot be played.
         """
+        from .dry_run import check_playable  # loaded on first use (no import cycle)
         _check_whole(self, state)
+        check_playable(self, state)
 
     def public_label(self, state: Any, action: int, viewer: int | None) -> str | None:
         """How ``action`` is narrated to ``viewer`` (None: a table of spectators).

@@ -155,7 +155,7 @@ _COMPILED: weakref.WeakKeyDictionary[Any, _Compiled] = weakref.WeakKeyDictionary
 @dataclass
 class _Compiled:
     fields: list[tuple[str, Check]]
-    frames: dict[str, tuple[frozenset[int] | None, Any, Any, Any, range]]
+    frames: dict[str, tuple[Any, ...]]
     checks: tuple[Callable[[Any, Any], None], ...]
     stack: bool
 

@@ -3,12 +3,18 @@
 Every frame's kind must be in the game's handler table, its player a seat, ``CHANCE``
 or ``AUTO`` as that kind allows (derived from the handler: ``outcomes`` means chance,
 ``legal`` a seat, neither the engine), and the stack is non-empty exactly while the
-game is not over. A game may declare per-kind :class:`FrameSpec` rules (``ctx``
-length and bounds, ``count`` range) with :func:`frame`.
+game is not over. A game may declare per-kind :class:`FrameSpec` rules with
+:func:`frame`: the ``ctx`` length, per-position bounds (constants or callables of the
+game), the ``count`` range, and a ``check`` callable ``(game, state, frame, path)`` for
+what depends on the state or on other positions (ids that must name a live component,
+a pending payment that must be payable). A check runs after the frame's own rules and
+after every state field has passed its spec, so it may index the state freely; it
+raises through :func:`fail` naming the frame's field, e.g. ``stack[3].ctx[1]``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,15 +39,22 @@ class FrameSpec:
     ctx_lo: Bound = None
     ctx_hi: Bound = None
     count: tuple[int, int] = (0, 1 << 30)
+    check: FrameCheck | None = None
+
+
+FrameCheck = Callable[[Any, Any, Decision, str], None]
+"""A frame's cross-field check: ``(game, state, frame, path)``, raising via :func:`fail`."""
 
 
 def frame(player: str = SEAT, *, ctx: Length = 0, lo: Bound = None, hi: Bound = None,
-          count: tuple[int, int] = (1, 1)) -> FrameSpec:
+          count: tuple[int, int] = (1, 1), check: FrameCheck | None = None) -> FrameSpec:
     """A frame kind decided by ``player`` (``SEAT``, ``CHANCE_ONLY`` or ``AUTO_ONLY``), with
-    ``ctx`` entries (a length spec) bounded by ``lo``/``hi`` and ``count`` in a range."""
+    ``ctx`` entries (a length spec) bounded by ``lo``/``hi`` (one bound for every position,
+    or a tuple with one per position, each a constant, a callable of the game or None),
+    ``count`` in a range, and an optional cross-field ``check``."""
     if player not in (SEAT, CHANCE_ONLY, AUTO_ONLY):
         raise ValueError(f"frame player must be {SEAT!r}, {CHANCE_ONLY!r} or {AUTO_ONLY!r}")
-    return FrameSpec(player, ctx, lo, hi, count)
+    return FrameSpec(player, ctx, lo, hi, count, check)
 
 
 def fail(path: str, message: str) -> None:
@@ -86,18 +99,19 @@ def _roles(handler: Any) -> str:
 
 
 def frame_rule(game: Any, kind: str, handler: Any, spec: FrameSpec | None) -> tuple[Any, ...]:
-    """The compiled rule for frames of ``kind``: players, ctx length, ctx bounds, counts."""
+    """The compiled rule for frames of ``kind``: players, ctx length, ctx bounds, counts,
+    cross-field check."""
     role = spec.player if spec is not None else _roles(handler)
     players = {SEAT: None, CHANCE_ONLY: frozenset({CHANCE}), AUTO_ONLY: frozenset({AUTO})}[role]
     if spec is None:
-        return players, None, None, None, range(0, 1 << 30)
+        return players, None, None, None, range(0, 1 << 30), None
     ctx_len = _length(spec.ctx, game)
     lo, hi = _value(spec.ctx_lo, game), _value(spec.ctx_hi, game)
     if isinstance(lo, (tuple, list)):
         lo = tuple(_value(b, game) for b in lo)
     if isinstance(hi, (tuple, list)):
         hi = tuple(_value(b, game) for b in hi)
-    return players, ctx_len, lo, hi, range(spec.count[0], spec.count[1] + 1)
+    return players, ctx_len, lo, hi, range(spec.count[0], spec.count[1] + 1), spec.check
 
 
 def check_stack(game: Any, state: Any, frames: dict[str, tuple[Any, ...]]) -> None:
@@ -115,6 +129,10 @@ def check_stack(game: Any, state: Any, frames: dict[str, tuple[Any, ...]]) -> No
                      "a finished game has none")
     for i, d in enumerate(stack):
         _check_frame(game, d, f"stack[{i}]", frames)
+    for i, d in enumerate(stack):
+        check = frames[d.kind][5]
+        if check is not None:
+            check(game, state, d, f"stack[{i}]")
 
 
 def _check_frame(game: Any, d: Any, path: str, frames: dict[str, tuple[Any, ...]]) -> None:
@@ -125,7 +143,7 @@ def _check_frame(game: Any, d: Any, path: str, frames: dict[str, tuple[Any, ...]
     if rule is None:
         fail(path + ".kind", f"must be a decision kind of {game.name} "
                              f"({', '.join(sorted(frames))}), got {_show(kind)}")
-    players, ctx_len, lo, hi, counts = rule
+    players, ctx_len, lo, hi, counts, _check = rule
     n = game.num_players
     if type(player) is not int or not (0 <= player < n if players is None
                                        else player in players):

@@ -3,23 +3,50 @@
 Cubes are unlimited in the rules (R-1); a player's hand, opium and sign counts are
 bounded by ``MAX_COUNT``, far above anything a game reaches (a hand is discarded down
 to the hand limit at the end of a turn).
+
+Decision frames (``FRAMES``): each kind's ``ctx`` length and bounds (cells, levels,
+colours, exchange purposes, seats), its ``count``, and what its ids must name in the
+state (an empty cell for a disc, a level with ships left and none face up for a
+reveal, the cubes a discard or a gift takes from the hand); a pending ``pay`` must be
+exactly the payment the rules would have pushed. Pending reveals never outnumber the
+ships or events left.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from formosa_envs.core.frame_checks import count_within, ctx_requires, payment_frame
 from formosa_envs.core.schema import (
+    AUTO_ONLY,
+    CHANCE_ONLY,
     PLAYERS,
+    SEAT,
+    FrameSpec,
     StateSchema,
     fail,
+    frame,
     ints,
+    last_seat,
     one_of,
     schema,
     seat,
     upto,
 )
 
+from .content import BLACK, RED, WHITE
+from .shop import (
+    G_1908,
+    G_EXCHANGE,
+    P_1860,
+    P_1898,
+    P_BUILDING,
+    P_SHIP,
+    P_TEMPLE,
+    building_cost,
+    ships_left,
+    units,
+)
 from .state import (
     COLOURS,
     ROUNDS,
@@ -81,6 +108,107 @@ def _seat_sides(game: Any, s: Any) -> None:
         fail("covered", f"must be {covered} in this game, got {s.covered}")
 
 
+# ----- decision frames ----------------------------------------------------------------------
+
+LAST_CELL = SPACES - 1
+MAX_TAKE = 3
+"""Cubes of any colour one ``take`` frame gives at most (1860: three)."""
+
+
+def _payment_costs(game: Any, s: Any, p: int, purpose: int) -> Any:
+    """The cost of a payment's purpose (``shop.CubePayment.finish``), or why it is not valid."""
+    if P_SHIP <= purpose < P_SHIP + LEVELS:
+        ship = s.ship_up[purpose - P_SHIP]
+        if ship < 0:
+            return "must name a level with a face-up ship"
+        cost = list(game.ships[ship].cost)
+        costs = [units(cost)]
+        if cost[2]:  # a Workshop took one green cube off (already counted in 'used')
+            costs.append(units([cost[0], cost[1], cost[2] - 1, cost[3]]))
+        return costs
+    if P_BUILDING <= purpose < P_BUILDING + TYPES:
+        if s.piles[purpose - P_BUILDING] <= 0:
+            return "must name a building type whose pile is not empty"
+        return [units(building_cost(game, s, purpose - P_BUILDING))]
+    fixed = {P_TEMPLE: (WHITE,), P_1860: (RED, RED), P_1898: (WHITE,)}
+    if purpose in fixed:
+        return [fixed[purpose]]
+    return (f"must be {P_SHIP} + a ship level, {P_BUILDING} + a building type, "
+            f"{P_TEMPLE} (the Temple), {P_1860} or {P_1898} (events)")
+
+
+def _hand(game: Any, s: Any, d: Any) -> int:
+    return sum(s.hand[d.player])
+
+
+def _cell_empty(game: Any, s: Any, d: Any) -> bool:
+    return s.cell_disc[d.ctx[0]] < 0
+
+
+def _ship_level_ok(game: Any, s: Any, d: Any) -> bool:
+    return s.ship_up[d.ctx[0]] < 0 and ships_left(game, s, d.ctx[0]) > 0
+
+
+def _history_started(game: Any, s: Any, d: Any, path: str) -> None:
+    """A cascade compares the grid with the states it has visited (``history``)."""
+    if not s.history:
+        fail("history", f"must hold the grid states of the cascade while a {d.kind!r} "
+                        f"frame is pending ({path}), got none")
+
+
+_HELD = count_within(_hand, "the cubes the player holds")
+_ANY_COLOUR = -1
+FRAMES: dict[str, FrameSpec] = {
+    "move": frame(SEAT, count=(1, 2)),
+    "swap_to": frame(SEAT, ctx=1, lo=0, hi=LAST_CELL),
+    "after_planning": frame(AUTO_ONLY),
+    "cascade": frame(AUTO_ONLY, check=_history_started),
+    "line": frame(SEAT, check=_history_started),
+    "place_disc": frame(CHANCE_ONLY, ctx=1, lo=0, hi=LAST_CELL, check=ctx_requires(
+        0, _cell_empty, "must be a cell without a disc")),
+    "loop_any": frame(SEAT),
+    "loop_gift": frame(SEAT, count=(1, 2)),
+    "convert": frame(SEAT, count=(1, 2)),
+    "convert_check": frame(AUTO_ONLY, ctx=1, lo=0, hi=last_seat),
+    "exchange_more": frame(SEAT),
+    "next_turn": frame(AUTO_ONLY),
+    "start_round": frame(AUTO_ONLY),
+    "ship_reveal": frame(CHANCE_ONLY, ctx=1, lo=0, hi=LEVELS - 1, check=ctx_requires(
+        0, _ship_level_ok, "must be a level with ships left and no face-up ship")),
+    "start_player": frame(CHANCE_ONLY),
+    "event_draw": frame(CHANCE_ONLY),
+    "full_house_check": frame(AUTO_ONLY, ctx=1, lo=0, hi=lambda game: game.num_players),
+    "full_house": frame(SEAT),
+    "discard": frame(SEAT, count=(1, COLOURS * MAX_COUNT), check=_HELD),
+    "lose": frame(SEAT, check=_HELD),
+    "stage4": frame(AUTO_ONLY),
+    "purchase": frame(SEAT),
+    "store_space": frame(SEAT),
+    "die": frame(CHANCE_ONLY),
+    "give": frame(SEAT, ctx=2, lo=(G_EXCHANGE, _ANY_COLOUR), hi=(G_1908, BLACK), count=(1, 2),
+                  check=_HELD),
+    "take": frame(SEAT, ctx=1, lo=_ANY_COLOUR, hi=BLACK, count=(1, MAX_TAKE)),
+    "end_turn": frame(AUTO_ONLY),
+    "pay": payment_frame(_payment_costs),
+}
+
+
+def _pending_reveals(game: Any, s: Any) -> None:
+    """Reveals still on the stack never outnumber the ships or events left; one disc a cell."""
+    levels = [d.ctx[0] for d in s.stack if d.kind == "ship_reveal"]
+    for level in range(LEVELS):
+        if levels.count(level) > ships_left(game, s, level):
+            fail("stack", f"holds {levels.count(level)} reveals of ship level {level} but "
+                          f"only {ships_left(game, s, level)} ship(s) are left to reveal")
+    events = sum(1 for d in s.stack if d.kind == "event_draw")
+    if events > len(s.event_pool):
+        fail("stack", f"holds {events} 'event_draw' draws but field 'event_pool' has only "
+                      f"{len(s.event_pool)} left")
+    cells = [d.ctx[0] for d in s.stack if d.kind == "place_disc"]
+    if len(set(cells)) != len(cells):
+        fail("stack", "holds two 'place_disc' frames for one cell")
+
+
 STATE_SCHEMA: StateSchema = schema(
     sides_of=ints(0, SIDES - 1, shape=(PLAYERS,), unique=True),
     cell_disc=ints(-1, lambda game: len(game.discs) - 1, shape=(SPACES,)),
@@ -107,5 +235,6 @@ STATE_SCHEMA: StateSchema = schema(
     turn=seat(),
     phase=one_of(Phase),
     setup_step=ints(0, SETUP_STEPS),
-    checks=(_seat_sides,),
+    frames=FRAMES,
+    checks=(_seat_sides, _pending_reveals),
 )

@@ -3,26 +3,55 @@
 Counts the rules leave unlimited (coins, resources, workers) are bounded by
 ``MAX_COUNT`` / ``MAX_COINS``, far above anything a game reaches, so that a corrupt
 save holding 10**9 of something is refused rather than played.
+
+Decision frames (``FRAMES``): each kind's ``ctx`` length and bounds, its ``count``, and
+what its ids must name in the state: a ``reveal`` a deck with cards left and no face-up
+card, a ``declare``/``act`` the seat whose turn it is, a discard the resources held, and
+a pending ``pay`` exactly the payment the rules would have pushed (a valid purpose, its
+units the end of that purpose's cost, its sources those that can pay it now).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from formosa_envs.core.frame_checks import (
+    all_of,
+    count_within,
+    ctx_requires,
+    payment_frame,
+)
 from formosa_envs.core.schema import (
+    CHANCE_ONLY,
     PLAYERS,
+    SEAT,
     StateSchema,
     fail,
     flags,
+    frame,
     ints,
+    last_seat,
     one_of,
     schema,
     seat,
     upto,
 )
 
+from . import actions as A
 from .flow import TYPES_IN_GAME
-from .state import CARD_CODES, MARKERS, NUM_DECKS, RESOURCES, Phase
+from .rules import (
+    HOT_SPRING,
+    P_CHARITY,
+    P_COINS,
+    P_ITEMS,
+    P_LANDMARK,
+    P_MERCHANT,
+    P_OVERTIME,
+    P_TEMPLE,
+    PUBLIC_ART,
+    UNITS,
+)
+from .state import CARD_CODES, HAND_LIMIT, MARKERS, NUM_DECKS, RESOURCES, Phase
 
 TYPES = 18
 REGION_COUNT = 4
@@ -81,6 +110,81 @@ def _counts(hi: Any = MAX_COUNT) -> Any:
     return ints(0, hi, shape=(PLAYERS,))
 
 
+# ----- decision frames ----------------------------------------------------------------------
+
+MAX_DICE = 7
+"""Dice one player rolls at most (2 plus 5 bought)."""
+_EXCHANGES = ((P_ITEMS, "items"), (P_COINS, "coins"), (P_MERCHANT, "merchant"))
+
+
+def _payment_costs(game: Any, s: Any, p: int, purpose: int) -> Any:
+    """The cost of a payment's purpose (``rules.complete_purpose``), or why it is not valid."""
+    if 0 <= purpose < TYPES:
+        if not (s.in_game[purpose] and s.piles[purpose] > 0):
+            return "must name a building type in the game with copies left"
+        return [game.purchase_units(s, p, game.buildings[purpose])]
+    if P_LANDMARK <= purpose < P_LANDMARK + NUM_DECKS:
+        if s.face_up[purpose - P_LANDMARK] < 0:
+            return "must name a landmark deck with a face-up card"
+        return [game.purchase_units(s, p, game.landmarks[s.face_up[purpose - P_LANDMARK]])]
+    for base, key in _EXCHANGES:
+        if base <= purpose < base + len(A.OUTPUTS):
+            return [UNITS[key]]
+    if P_OVERTIME <= purpose < P_OVERTIME + A.TRACK_SLOTS:
+        track = s.track[p]
+        if purpose - P_OVERTIME >= len(track) or track[purpose - P_OVERTIME][1] < 2:
+            return "must name an entry of the payer's time track 2 or more spaces from the end"
+        return [UNITS["overtime"]]
+    if P_CHARITY <= purpose < P_CHARITY + REGION_COUNT:
+        return [game.charity_units(purpose - P_CHARITY)]
+    if purpose == P_TEMPLE:
+        return [UNITS["temple"]]
+    return (f"must be a building type 0..{TYPES - 1}, {P_LANDMARK} + a deck, "
+            f"{P_ITEMS}/{P_COINS}/{P_MERCHANT} + an output 0..{len(A.OUTPUTS) - 1}, "
+            f"{P_OVERTIME} + a track entry, {P_CHARITY} + a region or {P_TEMPLE}")
+
+
+def _on_turn(game: Any, s: Any, d: Any, path: str) -> None:
+    """The dice and action decisions belong to the seat whose turn it is."""
+    if d.player != s.turn:
+        fail(f"{path}.player", f"must be the seat whose turn it is (field 'turn' is "
+                               f"{s.turn}) for kind {d.kind!r}, got {d.player}")
+
+
+def _cleanup_count(game: Any, s: Any, d: Any, path: str) -> None:
+    """Discarding down to the hand limit: exactly the resources above it are owed."""
+    owed = sum(s.res[d.player]) - HAND_LIMIT
+    if d.count != owed:
+        fail(f"{path}.count", f"must be {owed} (player {d.player} holds {owed + HAND_LIMIT} "
+                              f"resources, the limit is {HAND_LIMIT}) for kind {d.kind!r}, "
+                              f"got {d.count}")
+
+
+def _reveal_ok(game: Any, s: Any, d: Any) -> bool:
+    return bool(s.decks[d.ctx[0]]) and s.face_up[d.ctx[0]] < 0
+
+
+def _held(game: Any, s: Any, d: Any) -> int:
+    return sum(s.res[d.player])
+
+
+FRAMES = {
+    "draw_type": frame(CHANCE_ONLY),
+    "reveal": frame(CHANCE_ONLY, ctx=1, lo=0, hi=NUM_DECKS - 1, check=ctx_requires(
+        0, _reveal_ok, "must name a landmark deck with cards left and no face-up card")),
+    "start": frame(CHANCE_ONLY),
+    "roll": frame(CHANCE_ONLY, ctx=1, lo=0, hi=last_seat, count=(1, MAX_DICE)),
+    "declare": frame(SEAT, check=_on_turn),
+    "act": frame(SEAT, check=_on_turn),
+    "pay": payment_frame(_payment_costs),
+    "region": frame(SEAT, ctx=1, lo=min(PUBLIC_ART, HOT_SPRING), hi=max(PUBLIC_ART, HOT_SPRING)),
+    "warehouse": frame(SEAT),
+    "judicial": frame(SEAT, check=count_within(_held, "the resources the player holds")),
+    "cleanup": frame(SEAT, count=(1, RESOURCES * MAX_COUNT - HAND_LIMIT),
+                     check=all_of(_cleanup_count)),
+}
+
+
 STATE_SCHEMA: StateSchema = schema(
     piles=ints(0, _copies, shape=(TYPES,)),
     in_game=flags(shape=(TYPES,)),
@@ -108,5 +212,6 @@ STATE_SCHEMA: StateSchema = schema(
     phase=one_of(Phase),
     setup_step=ints(0, SETUP_STEPS),
     final_round=flags(),
+    frames=FRAMES,
     checks=(_vp_not_negative_in_play,),
 )
