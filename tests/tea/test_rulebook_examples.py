@@ -6,7 +6,7 @@ Content: the frozen test copy (tests/tea/common.py); 3 players (columns 1-3 in p
 from __future__ import annotations
 
 from formosa_envs.games.tea import actions as A
-from formosa_envs.games.tea.scenario import act, factory, kind, nine, scenario
+from formosa_envs.games.tea.scenario import act, events_around, factory, kind, nine, scenario
 from tests.tea.common import BLACK, GREEN, OOLONG, ROLLING_DISC, SCENTED, game, space
 
 G = game(3)
@@ -62,7 +62,7 @@ def test_flavor_bonus_table_on_completion() -> None:
 def test_preparation_example_two_workers_in_the_third_row() -> None:
     """Preparation 1 example: 2 workers on row 3 (green) move each green Master 2 spaces,
     and only the space reached acts (green track: fixation, rolling, FIXATION, ...)."""
-    s = scenario(G, phase="preparation", events=["e1889", "e1925"],
+    s = scenario(G, phase="preparation", **events_around(G, "e1889"),  # no immediate effect
                  occupant={space(2, 1): 1, space(2, 3): 2},
                  masters_on=[[-1, -1, 0, -1], [-1, -1, 0, -1], NONE4],
                  factories=[factory(green=(0, 1, 0, 0)), factory(green=(0, 0, 1, 0)),

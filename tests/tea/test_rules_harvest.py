@@ -9,7 +9,15 @@ WL 1 / 2 / 0 / 1 above the four columns.
 from __future__ import annotations
 
 from formosa_envs.games.tea import actions as A
-from formosa_envs.games.tea.scenario import act, answer, factory, kind, nine, scenario
+from formosa_envs.games.tea.scenario import (
+    act,
+    answer,
+    events_around,
+    factory,
+    kind,
+    nine,
+    scenario,
+)
 from tests.tea.common import (
     ARAI,
     BLACK,
@@ -75,11 +83,13 @@ def test_player_without_worker_or_finished_master_passes_automatically() -> None
     """TEA-4.5, TEA-4.1 [Pass; Worker Action Phase]: a player with nothing to do passes
     without a decision; passed players are skipped; the phase ends when all have passed."""
     sp = space(0, 2)
+    quiet = events_around(G, "e1889")            # this round's event: no immediate effect
     s = scenario(G, weather=WL, cubes={sp: [0, 0, 0]}, placed=[[2, 1], [2, 2], [0, 0]],
-                 passed=[False, False, True], events=["e1889", "e1925", "e1964"])
+                 passed=[False, False, True], **quiet)
     act(G, s, A.HARVEST0 + sp)                   # p0's last worker
     assert s.passed == [True, True, True]       # p1 passed automatically, p2 had passed
-    assert kind(G, s) == "draw_cube" and s.round == 1   # growth: Preparation has begun
+    assert kind(G, s) == "draw_cube"            # growth: this round's Preparation has begun
+    assert s.round == quiet["round_no"]
 
 
 # ----- TEA-5 harvest -----------------------------------------------------------------------

@@ -2,7 +2,10 @@
 (TEA-12) and the end of the game with final scoring (TEA-14).
 
 Each docstring cites the rule of ``seeds/tea.md`` and the rulebook section it checks.
-3 players unless noted. Filler events without an immediate effect: 1889, 1925.
+3 players unless noted. Every position holds the 5 events of a 3-player game: the event
+under test is the round's own (``events_around``: the other events resolved earlier or
+come later, none of them with a game-end part), or 1889 (no immediate effect) in rounds
+that test the Preparation phase itself.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from formosa_envs.games.tea import actions as A
 from formosa_envs.games.tea.scenario import (
     act,
     answer,
+    events_around,
     factory,
     kind,
     nine,
@@ -43,7 +47,7 @@ from tests.tea.common import (
 G = game(3)
 NONE4 = [-1, -1, -1, -1]
 FACES = [(0, 1), (1, 2), (2, 0), (1, 1)]        # weather tiles W0-W3 (frozen test data)
-FILLERS = ["e1889", "e1925"]
+QUIET = events_around(G, "e1889")             # this round's event has no immediate effect
 
 
 def to_turn(s, outcome: int | None = None) -> list[tuple[int, ...]]:
@@ -59,8 +63,10 @@ def to_turn(s, outcome: int | None = None) -> list[tuple[int, ...]]:
 
 
 def event_round(key: str, **kw):
-    """The Preparation phase of round 1 whose event is ``key`` (1964 follows in round 2)."""
-    return scenario(G, phase="preparation", events=[key, "e1964"], **kw)
+    """The Preparation phase of the round whose event is ``key`` (another event follows)."""
+    s = scenario(G, phase="preparation", **events_around(G, key), **kw)
+    assert G.events[s.events[s.round - 1]].key == key and s.round < len(s.events)
+    return s
 
 
 def own(value, empty, seat: int = 0):
@@ -74,8 +80,7 @@ def test_preparation_track_advance_executes_only_the_last_space() -> None:
     the space it stops on acts; rows without workers stay; no Arai extra space."""
     occupant = {space(1, 1): 1, space(1, 2): 2, space(2, 1): 0, space(2, 2): 1,
                 space(2, 3): 2, space(3, 1): 0}
-    s = scenario(G, phase="preparation", events=["e1889", *FILLERS[1:], "e1964"],
-                 occupant=occupant, character=[-1, -1, ARAI],
+    s = scenario(G, phase="preparation", **QUIET, occupant=occupant, character=[-1, -1, ARAI],
                  masters_on=[[-1, 0, 1, -1], [3, -1, -1, -1], [-1, 2, -1, 3]],
                  factories=[factory(black=(0, 1, 1, 0)), factory(), factory(black=(0, 0, 2, 0))])
     assert s.master_pos == [[-1, 2, LAST[GREEN], -1], [3, -1, -1, -1],
@@ -83,7 +88,8 @@ def test_preparation_track_advance_executes_only_the_last_space() -> None:
     assert s.factory[0][4:8] == [0, 1, 0, 1]      # space 3 oxidation only, not rolling
     assert s.factory[2][4:8] == [0, 0, 1, 1]      # space 5 oxidation
     to_turn(s)
-    assert s.round == 2 and s.occupant == [-1] * 16 and s.farmers == [2, 2, 2]
+    assert s.round == QUIET["round_no"] + 1
+    assert s.occupant == [-1] * 16 and s.farmers == [2, 2, 2]
     assert s.masters == [0, 1, 0] and s.placed == [[0, 0]] * 3
 
 
@@ -96,7 +102,7 @@ def test_workers_return_weather_slides_start_player_passes() -> None:
     flipped = FACES[order[0]][1 - face[order[0]]]
     s = scenario(G, phase="preparation", start_player=2, weather=levels, market=[[1], [], [0]],
                  occupant={space(0, 1): 0}, placed=[[2, 0], [1, 0], [0, 0]],
-                 masters_on=own([-1, 1, -1, -1], lambda: list(NONE4)), events=FILLERS)
+                 masters_on=own([-1, 1, -1, -1], lambda: list(NONE4)), **QUIET)
     to_turn(s)
     assert [G.water_level(s, c) for c in range(4)] == [0, 2, 1, flipped]
     assert s.weather == [*order[1:], order[0]]
@@ -115,7 +121,7 @@ def test_growth_from_the_rightmost_column_up_to_three() -> None:
     cubes = {space(0, 1): [1, 0, 0], space(1, 1): [2, 0, 0], space(2, 1): [0, 0, 0],
              space(3, 1): [3, 0, 0]}
     s = scenario(G, phase="preparation", weather=levels, empty_plantation=True, cubes=cubes,
-                 events=FILLERS)
+                 **QUIET)
     met = to_turn(s, OOLONG)
     expected = ([space(r, 3) for r in range(4) for _ in range(col3)]
                 + [space(r, 2) for r in range(4)]
@@ -126,7 +132,7 @@ def test_growth_from_the_rightmost_column_up_to_three() -> None:
     assert s.cubes[space(0, 0)] == [0, 0, 0]      # column 1 is not in play
     stock = nine(oolong=(29, 0, 0), black=(28, 0, 0), green=(19, 0, 0))
     s = scenario(G, phase="preparation", weather=levels, empty_plantation=True, cubes=cubes,
-                 events=FILLERS, warehouse=own(stock, nine, seat=2))
+                 **QUIET, warehouse=own(stock, nine, seat=2))
     assert s.bag == [0, 0, 2]
     met = to_turn(s)
     assert [ctx[1] for ctx in met] == expected[:2] and s.bag == [0, 0, 0]
@@ -198,8 +204,11 @@ def test_1903_and_1916_immediate_advances() -> None:
 def test_1936_1964_score_at_the_end_of_their_round(key: str, kept: list, vp: list) -> None:
     """TEA-12.10, TEA-12.11, TEA-12.6, R-23, R-26 [Events 1936, 1964, 1889]: the player(s)
     with the most kept cards demanding black / green score 5 VP when the event resolves
-    (here the last round, with 1889's game-end majority on top)."""
-    s = scenario(G, phase="preparation", events=["e1889", key], round_no=2, kept=kept)
+    (here the last round, with 1889's game-end majority on top; the other 3 events have
+    no game-end part)."""
+    s = scenario(G, phase="preparation", **events_around(G, key, last=True, also=["e1889"]),
+                 kept=kept)
+    assert G.events[s.events[-1]].key == key and s.round == len(s.events) == 5
     assert G.is_terminal(s) and s.vp == vp
 
 

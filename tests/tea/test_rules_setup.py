@@ -158,10 +158,13 @@ def test_two_player_parked_master_returns_in_round_three() -> None:
     """TEA-2.10, TEA-11.7, R-38 [Setup 10]: the parked Master is out in rounds 1-2 and
     joins the supply at the start of round 3."""
     g = game(2)
-    s = scenario(g, phase="preparation", round_no=1, events=["e1889", "e1925", "e1964"])
+    # the 6 events of a 2-player game; 1865 and 1867 (rounds 1, 2) ask nothing without
+    # oolong in a Warehouse
+    events = ["e1865", "e1867", "e1868", "e1869", "e1874", "e1936"]
+    s = scenario(g, phase="preparation", round_no=1, events=events)
     drive(g, s, np.random.default_rng(5))
     assert s.round == 2 and s.masters == [2, 2] and s.parked == [1, 1]
-    s = scenario(g, phase="preparation", round_no=2, events=["e1889", "e1925", "e1964"])
+    s = scenario(g, phase="preparation", round_no=2, events=events)
     drive(g, s, np.random.default_rng(5))
     assert s.round == 3 and s.masters == [3, 3] and s.parked == [0, 0]
     g.check_invariants(s)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import permutations, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from formosa_envs.core.engine import AUTO
 
 from .content import CHARACTERS
 from .schema import SETUP_STEPS
-from .state import BUDS, CUBES, SPACES, Phase, TeaState, in_play
+from .state import BUDS, CUBES, EVENTS_IN_GAME, SPACES, Phase, TeaState, in_play
 from .turn import start_turn
 
 if TYPE_CHECKING:
@@ -126,7 +126,8 @@ def scenario(game: TeaGame, *, seed: int = 0, phase: str = "actions", turn: int 
         discs_on: per player, tech discs on Factories as ``4 * tea + kind``.
         display: 4 rows of 3 card ids (default: the seeded display, kept or returned
             cards replaced by the first free cards of the deck).
-        events: event keys in play (sorted by year); round k resolves the k-th.
+        events: event keys in play (sorted by year); round k resolves the k-th. A whole
+            state has 6/5/4 of them (2/3/4 players): see :func:`events_around`.
     """
     n = game.num_players
     if phase not in ("actions", "preparation"):
@@ -229,6 +230,44 @@ def scenario(game: TeaGame, *, seed: int = 0, phase: str = "actions", turn: int 
     return s
 
 
+# events without a game-end part (TEA-12): as fillers resolved in earlier rounds they
+# change nothing, and later ones only act if the game is played into their round
+QUIET_FILLERS = ("e1865", "e1867", "e1868", "e1869", "e1874", "e1936", "e1964")
+
+
+def events_around(game: TeaGame, current: str, *, last: bool = False,
+                  also: Sequence[str] = ()) -> dict[str, Any]:
+    """``events`` and ``round_no`` for :func:`scenario`: the round whose event is ``current``.
+
+    The events in play are ``current``, ``also`` and fillers from ``QUIET_FILLERS`` up to
+    the player count's 6/5/4, each once; fillers come before ``current`` where they can
+    (already resolved). ``last``: ``current`` is the last event (its round ends the game);
+    otherwise at least one event follows it. Use as
+    ``scenario(game, phase="preparation", **events_around(game, "e1868"))``.
+    """
+    keys = [e.key for e in game.events]
+    named = [current, *also]
+    unknown = [k for k in named if k not in keys]
+    if unknown or len(set(named)) < len(named):
+        raise ValueError(f"events {named} must be distinct keys of {keys}")
+    want, at = EVENTS_IN_GAME[game.num_players], keys.index(current)
+    free = [k for k in QUIET_FILLERS if k not in named]
+    before = [k for k in free if keys.index(k) < at]
+    after = [k for k in free if keys.index(k) > at]
+    if last:
+        pool = before
+    elif any(keys.index(k) > at for k in also):
+        pool = before + after
+    else:
+        pool = after[:1] + before + after[1:]
+    events = sorted([*named, *pool[:want - len(named)]], key=keys.index)
+    round_no = events.index(current) + 1
+    if len(events) != want or (round_no == want) != last:
+        where = "last" if last else "followed by another"
+        raise ValueError(f"no {want} events hold {named} with {current} {where}")
+    return {"events": events, "round_no": round_no}
+
+
 # ----- acting --------------------------------------------------------------------------
 
 def kind(game: TeaGame, s: TeaState) -> str:
@@ -266,5 +305,6 @@ def chance(game: TeaGame, s: TeaState, *outcomes: int) -> None:
         act(game, s, outcome)
 
 
-__all__ = ["act", "answer", "chance", "character_id", "event_id", "factory", "kind",
-           "labels", "new_game", "nine", "scenario", "tiles_for"]
+__all__ = ["QUIET_FILLERS", "act", "answer", "chance", "character_id", "event_id",
+           "events_around", "factory", "kind", "labels", "new_game", "nine", "scenario",
+           "tiles_for"]
