@@ -252,3 +252,35 @@ def test_played_states_pass_at_every_step(name: str, n: int) -> None:
             game.check_conservation(s)
             steps += 1
         game.check_conservation(game.from_json(game.to_json(s)))
+
+
+# ----- Taiwan: holdings backed by completed cards, exactly 12 types ----------------------
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS["taiwan"])
+def test_taiwan_card_backed_laws(n: int) -> None:
+    """T-9.7/T-9.8: stored workers and resources never exceed 3 per completed Tribal
+    Village / Warehouse; T-9.9: a red type's owner completed one; T-2.1: exactly 12 types."""
+    game, s = _mid_game("taiwan", n, lambda s: s.round >= 2)
+    village, store = game.type_id["tribal_village"], game.type_id["warehouse"]
+    court = game.type_id["judicial_court"]
+    stranger = next(p for p in range(n) if court not in s.built[p])
+    out = s.in_game.index(False)
+    kept = next(t for t in range(len(s.in_game))
+                if s.in_game[t] and not any(b[t] for b in s.bought))
+
+    def extra_type(t: Any) -> None:
+        t.in_game[out], t.piles[out] = True, game.buildings[out].copies
+
+    def dropped_type(t: Any) -> None:
+        t.in_game[kept], t.piles[kept] = False, 0
+
+    cases = [
+        (lambda t: t.tribal.__setitem__(0, 3 * t.built[0].count(village) + 1), ("tribal[0]",)),
+        (lambda t: t.warehouse[0].__setitem__(1, 3 * t.built[0].count(store) + 1),
+         ("warehouse[0]",)),
+        (lambda t: t.exclusive.__setitem__(0, stranger), ("exclusive[0]",)),
+        (extra_type, ("in_game",)),
+        (dropped_type, ("in_game",)),
+    ]
+    for corrupt, fields in cases:
+        _expect_broken(game, s, corrupt, *fields)

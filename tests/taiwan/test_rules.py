@@ -44,6 +44,9 @@ NORTH, CENTRAL, SOUTH, EAST = range(4)
 FACE_WORKER, FACE_MERCHANT = 4, 5
 TAX, COURT, UDB, DEMOLITION = "tax_bureau", "judicial_court", "urban_development_bureau", \
     "demolition_company"
+# A scenario puts exactly 12 types in play (T-2.1): a test buying a type names it.
+TRAIN, ART = [B["train_station"]], [B["public_art_installation"]]
+HOT, LOTTERY = [B["hot_spring_hotel"]], [B["lottery_office"]]
 
 
 # ----- helpers ---------------------------------------------------------------------------
@@ -283,7 +286,8 @@ def test_buy_building_train_station_example() -> None:
     """T-4.5 [2-1 and its example]: 2 brick + 2 steel + 1 worker buy a Train Station,
     placed on space 3; the pile shrinks and the purchase is counted."""
     ts = B["train_station"]
-    s = scenario(G3, res=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0], coins=[0, 0, 0])
+    s = scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0],
+                 coins=[0, 0, 0])
     buy(G3, s, "train_station")
     assert s.track[0] == [[ts, 3]] and s.piles[ts] == 3 and s.bought[0][ts] == 1
     assert s.res[0] == res() and s.workers[0] == 0
@@ -294,10 +298,11 @@ def test_buy_building_needs_whole_cost_and_allows_copies() -> None:
     """T-4.3, T-4.5 [2-1]: no purchase without the worker or a resource; several copies of
     one type may be bought."""
     ts = A.BUY_B0 + B["train_station"]
-    assert ts not in G3.legal_actions(scenario(G3, res=none3(res, p0=res(0, 2, 2, 0))))
     assert ts not in G3.legal_actions(
-        scenario(G3, res=none3(res, p0=res(0, 2, 1, 0)), workers=[1, 0, 0]))
-    s = scenario(G3, res=none3(res, p0=res(0, 4, 4, 0)), workers=[2, 0, 0])
+        scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 2, 2, 0))))
+    assert ts not in G3.legal_actions(
+        scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 2, 1, 0)), workers=[1, 0, 0]))
+    s = scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 4, 4, 0)), workers=[2, 0, 0])
     buy(G3, s, "train_station")
     buy(G3, s, "train_station")
     assert s.piles[B["train_station"]] == 2 and s.bought[0][B["train_station"]] == 2
@@ -314,10 +319,11 @@ def test_empty_pile_cannot_be_bought() -> None:
 def test_forced_units_are_paid_without_a_decision() -> None:
     """T-4.4, R-8 [2-1]: a unit with a single possible source is paid automatically; a
     worker held both in hand and on a Tribal Village is the player's choice."""
-    s = scenario(G3, res=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0])
+    s = scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0])
     act(G3, s, A.BUY_B0 + B["train_station"])
     assert kind(G3, s) == "act"
-    s = scenario(G3, res=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0], tribal=[1, 0, 0])
+    s = scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0],
+                 tribal=[1, 0, 0])
     act(G3, s, A.BUY_B0 + B["train_station"])
     assert kind(G3, s) == "pay"
     assert G3.legal_actions(s) == [A.PAY0 + HAND_WORKER, A.PAY0 + TRIBAL_WORKER]
@@ -454,7 +460,8 @@ def test_work_overtime_rulebook_example() -> None:
 
 def test_overtime_on_a_card_bought_this_turn() -> None:
     """R-38, T-4.8: overtime may target a card bought in the same turn."""
-    s = scenario(G3, res=none3(res, p0=res(0, 2, 2, 0)), workers=[2, 0, 0], coins=[2, 0, 0])
+    s = scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 2, 2, 0)), workers=[2, 0, 0],
+                 coins=[2, 0, 0])
     buy(G3, s, "train_station")
     act(G3, s, A.OVERTIME0)
     assert s.track[0] == [[B["train_station"], 2]]
@@ -576,7 +583,8 @@ def test_factories_only_help_card_purchases() -> None:
 
 def test_factory_needs_a_hand_resource() -> None:
     """R-29 [A. Warehouse]: Warehouse resources cannot be turned into coins."""
-    s = scenario(G3, built=none3(list, p0=[B["sawmill"]]), res=none3(res, p0=res(stone=1)),
+    s = scenario(G3, in_game=LOTTERY, built=none3(list, p0=[B["sawmill"]]),
+                 res=none3(res, p0=res(stone=1)),
                  warehouse=none3(res, p0=res(wood=3)), coins=[1, 0, 0], workers=[1, 0, 0])
     assert A.BUY_B0 + B["lottery_office"] not in G3.legal_actions(s)
 
@@ -588,7 +596,7 @@ def test_tribal_village_workers() -> None:
                  workers=[2, 0, 0])
     assert s.round == 2 and s.tribal[0] == 3 and s.workers[0] == 0
     assert s.built[0] == [B["tribal_village"]]
-    s = scenario(G3, res=none3(res, p0=res(0, 2, 2, 0)), tribal=[3, 0, 0])
+    s = scenario(G3, in_game=TRAIN, res=none3(res, p0=res(0, 2, 2, 0)), tribal=[3, 0, 0])
     buy(G3, s, "train_station")
     assert s.tribal[0] == 2 and s.track[0] == [[B["train_station"], 3]]
     tv = B["tribal_village"]                     # R-26, R-29: two copies, pooled stock
@@ -604,7 +612,7 @@ def test_warehouse_completion_choice_and_use() -> None:
     assert G3.legal_actions(s) == [A.WAREHOUSE0 + r for r in range(4)]
     act(G3, s, A.WAREHOUSE0 + STEEL)
     assert s.warehouse[0] == res(steel=3) and s.round == 2
-    s = scenario(G3, warehouse=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0])
+    s = scenario(G3, in_game=TRAIN, warehouse=none3(res, p0=res(0, 2, 2, 0)), workers=[1, 0, 0])
     buy(G3, s, "train_station")
     assert s.warehouse[0] == res() and s.track[0] == [[B["train_station"], 3]]
 
@@ -636,7 +644,7 @@ def test_warehouse_choices_in_turn_order() -> None:
 def test_public_art_places_two_markers_where_none_yet() -> None:
     """T-9.16, R-5, R-31 [D. Public Art Installation]: after buying it, 2 markers go to one
     region of the buyer's choice without their markers."""
-    s = scenario(G3, res=none3(res, p0=res(2, 1, 0, 1)), workers=[1, 0, 0],
+    s = scenario(G3, in_game=ART, res=none3(res, p0=res(2, 1, 0, 1)), workers=[1, 0, 0],
                  regions=[[0], [1], [], []])
     buy(G3, s, "public_art_installation")
     assert kind(G3, s) == "region" and G3.current_player(s) == 0
@@ -650,12 +658,12 @@ def test_public_art_short_supply_or_no_free_region() -> None:
     """T-9.16, R-5, R-31 [D. Public Art; FAQ]: one marker left -> one placed; no free region
     or an empty supply -> nothing happens and no region is asked for."""
     cost = none3(res, p0=res(2, 1, 0, 1))
-    s = scenario(G3, res=cost, workers=[1, 0, 0], regions=[[0] * 6, [], [], []])
+    s = scenario(G3, in_game=ART, res=cost, workers=[1, 0, 0], regions=[[0] * 6, [], [], []])
     buy(G3, s, "public_art_installation")
     act(G3, s, A.REGION0 + SOUTH)
     assert s.regions[SOUTH] == [0] and s.markers[0] == 0
     for regions in ([[0] * 3, [0], [0], [0]], [[0] * 7, [], [], []]):
-        s = scenario(G3, res=cost, workers=[1, 0, 0], regions=regions)
+        s = scenario(G3, in_game=ART, res=cost, workers=[1, 0, 0], regions=regions)
         buy(G3, s, "public_art_installation")
         assert kind(G3, s) == "act" and s.regions == regions
         assert s.track[0] == [[B["public_art_installation"], 3]]
@@ -663,7 +671,7 @@ def test_public_art_short_supply_or_no_free_region() -> None:
 
 def test_public_art_ignores_the_neutral() -> None:
     """R-11 [Two-Player Rules; D. Public Art]: the neutral's markers do not block a region."""
-    s = scenario(G2, res=[res(2, 1, 0, 1), res()], workers=[1, 0])
+    s = scenario(G2, in_game=ART, res=[res(2, 1, 0, 1), res()], workers=[1, 0])
     buy(G2, s, "public_art_installation")
     assert G2.legal_actions(s) == [A.REGION0 + r for r in range(4)]
 
@@ -671,7 +679,7 @@ def test_public_art_ignores_the_neutral() -> None:
 def test_hot_spring_scores_two_per_marker_already_there() -> None:
     """T-9.17, R-12 [D. Hot Spring Hotel]: 2 VP per marker already in the chosen region, own
     and neutral included; then 1 marker is placed."""
-    s = scenario(G2, res=[res(3, 1, 2, 2), res()], workers=[1, 0],
+    s = scenario(G2, in_game=HOT, res=[res(3, 1, 2, 2), res()], workers=[1, 0],
                  regions=[[2], [2], [2], [2, 1, 0]])
     buy(G2, s, "hot_spring_hotel")
     assert kind(G2, s) == "region" and G2.legal_actions(s) == [A.REGION0 + r for r in range(4)]
@@ -682,7 +690,7 @@ def test_hot_spring_scores_two_per_marker_already_there() -> None:
 def test_hot_spring_with_empty_supply_still_scores() -> None:
     """R-12, R-31 [D. Hot Spring Hotel; FAQ]: with no marker left the region is still chosen
     and scored; nothing is placed."""
-    s = scenario(G2, res=[res(3, 1, 2, 2), res()], workers=[1, 0],
+    s = scenario(G2, in_game=HOT, res=[res(3, 1, 2, 2), res()], workers=[1, 0],
                  regions=[[2] + [0] * 7, [2], [2], [2]])
     buy(G2, s, "hot_spring_hotel")
     act(G2, s, A.REGION0 + NORTH)
@@ -694,7 +702,7 @@ def test_urban_development_bureau_fee() -> None:
     bought; without that coin they cannot buy; the owner pays nothing."""
     exc = {UDB: 1}
     cost = none3(res, p0=res(stone=1), p1=res(stone=1))
-    s = scenario(G3, exclusive=exc, res=cost, coins=[4, 4, 0], workers=[1, 1, 0])
+    s = scenario(G3, in_game=LOTTERY, exclusive=exc, res=cost, coins=[4, 4, 0], workers=[1, 1, 0])
     assert A.BUY_B0 + B["lottery_office"] not in G3.legal_actions(s)   # 1 stone + 4 coins
     s = scenario(G3, exclusive=exc, res=cost, coins=[5, 4, 0], workers=[1, 1, 0])
     buy(G3, s, "lottery_office")
@@ -720,7 +728,8 @@ def test_urban_development_bureau_fee_on_landmarks_and_by_factory() -> None:
 def test_demolition_company_adds_one_time_for_others() -> None:
     """T-9.12, R-9, R-14 [B. Demolition Company]: other players' new cards start one space
     higher (a time-4 landmark on space 5); the owner's do not; cards on tracks stay."""
-    s = scenario(G3, exclusive={DEMOLITION: 1}, face_up=[SUN_MOON_LAKE, 4, 7, 10, 13],
+    s = scenario(G3, in_game=TRAIN, exclusive={DEMOLITION: 1},
+                 face_up=[SUN_MOON_LAKE, 4, 7, 10, 13],
                  res=[res(2, 6, 3, 0), res(0, 2, 2, 0), res()], workers=[2, 1, 0],
                  track=none3(list, p0=[[B["sawmill"], 2]]))
     buy(G3, s, "train_station")

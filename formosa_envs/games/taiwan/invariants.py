@@ -18,6 +18,9 @@ from .state import LANDMARK0, MARKERS, NUM_DECKS, RESOURCES, Phase, TaiwanState
 if TYPE_CHECKING:
     from .game import TaiwanGame
 
+CARD_STOCK = 3
+"""Workers a completed Tribal Village, and resources a completed Warehouse, receive (T-9.7/8)."""
+
 def check_state(game: TaiwanGame, s: TaiwanState) -> None:
     """Raise ``StateFormatError`` naming the first broken law."""
     n = game.num_players
@@ -37,9 +40,9 @@ def _check_buildings(game: TaiwanGame, s: TaiwanState, n: int) -> None:
         want = min(max(s.setup_step - 1, 0), TYPES_IN_GAME)
         require(drawn == want, "in_game", f"{drawn} building types are in the game; "
                 f"expected {want} at setup step {s.setup_step}")
-    else:  # 12 are drawn (T-2); scenario positions for tests may offer all 18
-        require(drawn >= TYPES_IN_GAME, "in_game", f"only {drawn} building types are in "
-                f"the game; setup draws {TYPES_IN_GAME}")
+    else:  # setup drew exactly 12 types (T-2.1)
+        require(drawn == TYPES_IN_GAME, "in_game", f"{drawn} building types are in the "
+                f"game; setup draws exactly {TYPES_IN_GAME} (T-2.1)")
     for t, building in enumerate(game.buildings):
         copies = building.copies if s.in_game[t] else 0
         owned = [s.bought[p][t] for p in range(n)]
@@ -99,7 +102,7 @@ def _check_markers(s: TaiwanState, n: int) -> None:
 
 
 def _check_holdings(game: TaiwanGame, s: TaiwanState, p: int) -> None:
-    """No negative holding; once-a-round uses stay within the completed copies."""
+    """No negative holding; card-backed holdings stay within the completed copies."""
     built = Counter(s.built[p])
 
     def completed(key: str) -> int:
@@ -118,12 +121,24 @@ def _check_holdings(game: TaiwanGame, s: TaiwanState, p: int) -> None:
                       completed(key), f"one use per completed {key}")
     check_between(f"temple_used[{p}]", s.temple_used[p], 0, completed("temple"),
                   "one use per completed temple")
+    villages, warehouses = completed("tribal_village"), completed("warehouse")
+    require(s.tribal[p] <= CARD_STOCK * villages, f"tribal[{p}]",
+            f"is {s.tribal[p]}, but player {p} has {villages} completed Tribal Village(s); "
+            f"each receives {CARD_STOCK} workers once and is never refilled (T-9.7)")
+    stock = sum(s.warehouse[p])
+    require(stock <= CARD_STOCK * warehouses, f"warehouse[{p}]",
+            f"holds {stock} resources, but player {p} has {warehouses} completed "
+            f"Warehouse(s); each receives {CARD_STOCK} once and is never refilled (T-9.8)")
 
 
 def _check_exclusive(game: TaiwanGame, s: TaiwanState, n: int) -> None:
-    """A red building's ability belongs to nobody (-1) or to a seat (T-5)."""
-    for k in range(len(RED_KEYS)):
-        check_between(f"exclusive[{k}]", s.exclusive[k], -1, n - 1, "a seat, -1 for nobody")
+    """A red type's ability belongs to nobody (-1) or to a seat that completed it (T-9.9)."""
+    for k, key in enumerate(RED_KEYS):
+        owner = s.exclusive[k]
+        check_between(f"exclusive[{k}]", owner, -1, n - 1, "a seat, -1 for nobody")
+        require(owner < 0 or game.type_id[key] in s.built[owner], f"exclusive[{k}]",
+                f"names seat {owner} as the {key} owner, but that seat has not completed "
+                f"a {key} (T-9.9)")
 
 
 def _check_flow(s: TaiwanState, n: int) -> None:

@@ -6,12 +6,21 @@ Used by rule tests, notebooks and anyone exploring a rule::
     s = scenario(game, res=[[0, 2, 2, 0], [0] * 4, [0] * 4], workers=[1, 0, 0])
     game.apply_action(s, BUY_B0 + building_id(game, "train_station"))
 
-Everything not given takes a neutral default: all 18 types in the game with
-full piles, 40 coins, no items, nothing on the tracks, no markers placed (the
-2-player neutral colour first in every region). What is given is made
-consistent: piles and ``bought`` follow the building cards on tracks and in
-``built``; landmark decks lose the face-up cards and the landmarks owned;
-each supply is 7 minus the markers placed. The state is left in the action
+Everything not given takes a neutral default: 40 coins, no items, nothing on
+the tracks, no markers placed (the 2-player neutral colour first in every
+region). What is given is made consistent, so the position is a whole state that
+``check_invariants`` accepts:
+
+- exactly 12 building types are in the game (T-2.1): the types named in
+  ``in_game`` and the types of every card owned, filled up with the lowest other
+  ids; more than 12 is an ``ArgumentError``;
+- stored stock and red-type rights come with the cards that give them: a player
+  with Tribal Village workers or Warehouse resources gets enough completed
+  Tribal Villages / Warehouses (3 each, T-9.7/T-9.8), and the owner of a red
+  type's ability gets a completed copy of it (T-9.9), unless ``built`` holds them;
+- piles and ``bought`` follow the building cards on tracks and in ``built``;
+  landmark decks lose the face-up cards and the landmarks owned; each supply is
+  7 minus the markers placed. The state is left in the action
 phase at player ``turn``'s ``act`` decision (``phase="actions"``, the default),
 at ``turn``'s ``declare`` decision (``phase="dice"``), or at the start of a later
 phase (``"build"``, ``"income"``, ``"cleanup"``), whose flow is then run
@@ -24,8 +33,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from formosa_envs.core.decisions import Decision
+from formosa_envs.core.errors import ArgumentError
 
-from .flow import RED_KEYS
+from .flow import RED_KEYS, TYPES_IN_GAME
+from .invariants import CARD_STOCK
 from .schema import SETUP_STEPS
 from .state import LANDMARK0, MARKERS, NUM_DECKS, Phase, TaiwanState, new_state
 
@@ -81,7 +92,8 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
     """A consistent state at ``turn``'s decision of ``phase`` (see the module docstring).
 
     Args:
-        in_game: building type ids in the game (default: all 18).
+        in_game: building type ids that must be in the game (at most 12); the
+            types of owned cards join them and the lowest other ids fill up to 12.
         track: per player, ``[card code, space]`` entries (landmark codes are
             ``landmark_code(game, name)``).
         built: per player, completed card codes.
@@ -91,7 +103,8 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
         markers: optional check: each supply must equal 7 minus that player's
             markers on the board.
         exclusive: the active owner of each red type, as a list of 4 (the
-            ``flow.RED_KEYS`` order) or a ``{key: owner}`` mapping.
+            ``flow.RED_KEYS`` order, -1 for nobody) or a ``{key: owner}`` mapping;
+            each owner is given a completed copy unless ``built`` holds one.
         face_up: the face-up landmark id per deck, -1 for an empty deck
             (default: the lowest id of each deck not owned by a player).
     """
@@ -111,20 +124,9 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
     s.built = _per_player(built, n, list, "built")
     s.vp = _per_player(vp, n, 0, "vp")
 
-    # building piles and purchases
-    types = range(18) if in_game is None else list(in_game)
-    s.in_game = [t in types for t in range(18)]
-    for p in range(n):
-        for code in [c for c, _ in s.track[p]] + s.built[p]:
-            if code < LANDMARK0:
-                if not s.in_game[code]:
-                    raise ValueError(f"player {p} owns building type {code}, not in the game")
-                s.bought[p][code] += 1
-    for t in range(18):
-        owned = sum(s.bought[p][t] for p in range(n))
-        s.piles[t] = game.buildings[t].copies - owned if s.in_game[t] else 0
-        if s.piles[t] < 0:
-            raise ValueError(f"building type {t}: {owned} copies owned, more than exist")
+    s.exclusive = _exclusive(exclusive, n)
+    _add_backing_cards(game, s)
+    _place_buildings(game, s, in_game)
 
     # landmarks: owned ones leave the decks; one face-up card per deck
     owned_lm = [c - LANDMARK0 for p in range(n) for c in [e[0] for e in s.track[p]]
@@ -154,12 +156,6 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
         raise ValueError(f"markers {list(markers)} do not match the regions "
                          f"(supplies {s.markers}: 7 minus the markers placed)")
 
-    if exclusive is not None:
-        if isinstance(exclusive, Mapping):
-            s.exclusive = [exclusive.get(key, -1) for key in RED_KEYS]
-        else:
-            s.exclusive = list(exclusive)
-
     s.round, s.final_round = round_no, final_round
     s.start_player, s.turn = start_player, turn
     s.setup_step = SETUP_STEPS  # past every setup step
@@ -170,6 +166,65 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
     game.settle(s)
     game.check_invariants(s)  # the position handed out is a whole, valid state
     return s
+
+
+def _exclusive(exclusive: Sequence[int] | Mapping[str, int] | None, n: int) -> list[int]:
+    """The owner of each red type (``RED_KEYS`` order) from a list or a mapping."""
+    if exclusive is None:
+        return [-1] * len(RED_KEYS)
+    if isinstance(exclusive, Mapping):
+        unknown = sorted(set(exclusive) - set(RED_KEYS))
+        if unknown:
+            raise ArgumentError(f"exclusive: unknown red types {unknown}; known: {RED_KEYS}")
+        owners = [exclusive.get(key, -1) for key in RED_KEYS]
+    else:
+        owners = list(exclusive)
+    if len(owners) != len(RED_KEYS) or not all(-1 <= o < n for o in owners):
+        raise ArgumentError(f"exclusive needs {len(RED_KEYS)} owners, each a seat 0..{n - 1} "
+                            f"or -1 for nobody; got {owners}")
+    return owners
+
+
+def _add_backing_cards(game: TaiwanGame, s: TaiwanState) -> None:
+    """Give each player the completed cards that their stock and red rights need."""
+    def need(p: int, key: str, copies: int) -> None:
+        code = game.type_id[key]
+        s.built[p].extend([code] * max(copies - s.built[p].count(code), 0))
+
+    for p in range(s.num_players):
+        need(p, "tribal_village", -(-s.tribal[p] // CARD_STOCK))
+        need(p, "warehouse", -(-sum(s.warehouse[p]) // CARD_STOCK))
+    for key, owner in zip(RED_KEYS, s.exclusive, strict=True):
+        if owner >= 0:
+            need(owner, key, 1)
+
+
+def _place_buildings(game: TaiwanGame, s: TaiwanState, in_game: Sequence[int] | None) -> None:
+    """Choose the 12 types in the game; piles and ``bought`` follow the cards owned."""
+    types = len(game.buildings)
+    named = list(in_game or ())
+    bad = sorted({t for t in named if not (isinstance(t, int) and 0 <= t < types)}, key=str)
+    if bad:
+        raise ArgumentError(f"in_game: {bad} are not building type ids 0..{types - 1}")
+    for p in range(s.num_players):
+        for code in [c for c, _ in s.track[p]] + s.built[p]:
+            if not 0 <= code < LANDMARK0 + len(game.landmarks):
+                raise ArgumentError(f"player {p} holds card code {code}, which does not exist")
+            if code < LANDMARK0:
+                s.bought[p][code] += 1
+    used = set(named) | {t for t in range(types) if any(b[t] for b in s.bought)}
+    if len(used) > TYPES_IN_GAME:
+        names = sorted(game.buildings[t].key for t in used)
+        raise ArgumentError(f"the scenario uses {len(used)} building types, but only "
+                            f"{TYPES_IN_GAME} are in a game (T-2.1): {names}")
+    fill = [t for t in range(types) if t not in used][:TYPES_IN_GAME - len(used)]
+    s.in_game = [t in used or t in fill for t in range(types)]
+    for t in range(types):
+        owned = sum(b[t] for b in s.bought)
+        s.piles[t] = game.buildings[t].copies - owned if s.in_game[t] else 0
+        if s.piles[t] < 0:
+            raise ArgumentError(f"building type {game.buildings[t].key}: {owned} copies "
+                                f"owned, more than the {game.buildings[t].copies} that exist")
 
 
 __all__ = ["building_id", "landmark_code", "landmark_id", "scenario"]
