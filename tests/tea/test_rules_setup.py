@@ -11,7 +11,16 @@ import pytest
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.tea import actions as A
-from formosa_envs.games.tea.scenario import act, answer, kind, new_game, nine, scenario
+from formosa_envs.games.tea.scenario import (
+    QUIET_FILLERS,
+    act,
+    answer,
+    events_around,
+    kind,
+    new_game,
+    nine,
+    scenario,
+)
 from tests.tea.common import (
     ARAI,
     BLACK,
@@ -42,6 +51,26 @@ def drive(g, s, rng, choose: dict[str, list[int]] | None = None, until: str = "t
 
 
 # ----- the scenario builder --------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_events_around_builds_a_whole_event_list(n: int) -> None:
+    """TEA-2 [Setup]: 6/5/4 distinct events in play, the named one resolved in its round,
+    last or followed by another; fillers have no game-end part (TEA-12)."""
+    g = game(n)
+    for key, last in (("e1865", False), ("e1889", False), ("e1889", True), ("e1936", True)):
+        kw = events_around(g, key, last=last, also=["e1925"] if key == "e1936" else ())
+        s = scenario(g, **kw)                    # the round's Worker Action phase
+        assert len(s.events) == len(set(s.events)) == {2: 6, 3: 5, 4: 4}[n]
+        assert g.events[s.events[s.round - 1]].key == key
+        assert (s.round == len(s.events)) == last
+        assert {g.events[e].key for e in s.events} <= {key, "e1925", *QUIET_FILLERS}
+    with pytest.raises(ValueError, match="followed by another"):
+        events_around(g, "e1964")
+    with pytest.raises(ValueError, match="last"):
+        events_around(g, "e1865", last=True)
+    with pytest.raises(ValueError, match="distinct keys"):
+        events_around(g, "e1865", also=["e1865"])
+
 
 def test_scenario_is_consistent() -> None:
     """Scenario builder: the bag, buds, supplies, deck and discs follow what is given."""
