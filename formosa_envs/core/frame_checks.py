@@ -82,10 +82,15 @@ def _check_payment(game: Any, state: Any, d: Decision, path: str, expected: Expe
     costs = expected(game, state, d.player, ctx[0])
     if isinstance(costs, str):
         ctx_fail(path, 0, kind, f"(the purpose) {costs}, got {ctx[0]}")
-    units = pay_units(d)
+    units, first = pay_units(d), 2 + ctx[1]
+    known = {u for c in costs for u in c}
+    for j, unit in enumerate(units, first):
+        if unit not in known:
+            ctx_fail(path, j, kind, f"(a unit to pay) must be one of the units of purpose "
+                                    f"{ctx[0]}, {sorted(known)}, got {unit}")
     if not any(len(units) <= len(c) and tuple(c[len(c) - len(units):]) == units
                for c in costs):
-        ctx_fail(path, 2 + ctx[1], kind,
+        ctx_fail(path, first, kind,
                  f"(the units left to pay, {list(units)}) must be the end of the cost of "
                  f"purpose {ctx[0]} ({' or '.join(str(list(c)) for c in costs)})")
     model = game.handlers[kind].model
@@ -93,6 +98,10 @@ def _check_payment(game: Any, state: Any, d: Decision, path: str, expected: Expe
     if not options:
         fail(path, f"is a payment (purpose {ctx[0]}, units {list(units)}) that player "
                    f"{d.player} cannot complete with their holdings")
-    if tuple(options) != pay_options(d):
-        ctx_fail(path, 2, kind, f"(the sources offered, {list(pay_options(d))}) must be the "
-                                f"sources that can pay the next unit now, {options}")
+    offered = pay_options(d)
+    if tuple(options) != offered:
+        j = next((k for k, (a, b) in enumerate(zip(offered, options, strict=False))
+                  if a != b), None)
+        where = 1 if j is None else 2 + j
+        ctx_fail(path, where, kind, f"(the sources offered, {list(offered)}) must be the "
+                                    f"sources that can pay the next unit now, {options}")
