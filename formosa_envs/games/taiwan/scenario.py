@@ -72,7 +72,7 @@ def _per_player(value: Sequence | None, n: int, default: object, what: str) -> l
     if value is None:
         return [default() if callable(default) else default for _ in range(n)]
     if len(value) != n:
-        raise ValueError(f"{what} needs one entry per player ({n}), got {len(value)}")
+        raise ArgumentError(f"{what} needs one entry per player ({n}), got {len(value)}")
     return [list(v) if isinstance(v, (list, tuple)) else v for v in value]
 
 
@@ -107,12 +107,16 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
             each owner is given a completed copy unless ``built`` holds one.
         face_up: the face-up landmark id per deck, -1 for an empty deck
             (default: the lowest id of each deck not owned by a player).
+
+    Raises:
+        ArgumentError: (a ``ValueError``) naming the argument that cannot be part of
+            a real position, e.g. more than 12 building types or too many copies.
     """
     n = game.num_players
     if phase not in _PHASES:
-        raise ValueError(f"phase must be one of {sorted(_PHASES)}, got {phase!r}")
+        raise ArgumentError(f"phase must be one of {sorted(_PHASES)}, got {phase!r}")
     if not (0 <= turn < n and 0 <= start_player < n):
-        raise ValueError(f"turn and start_player must be seats 0..{n - 1}")
+        raise ArgumentError(f"turn and start_player must be seats 0..{n - 1}")
     s = new_state(n, game.deck_cards)
     s.coins = _per_player(coins, n, 40, "coins")
     s.res = _per_player(res, n, lambda: [0, 0, 0, 0], "res")
@@ -127,34 +131,8 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
     s.exclusive = _exclusive(exclusive, n)
     _add_backing_cards(game, s)
     _place_buildings(game, s, in_game)
-
-    # landmarks: owned ones leave the decks; one face-up card per deck
-    owned_lm = [c - LANDMARK0 for p in range(n) for c in [e[0] for e in s.track[p]]
-                + s.built[p] if c >= LANDMARK0]
-    if len(set(owned_lm)) != len(owned_lm):
-        raise ValueError(f"a landmark is owned twice: {owned_lm}")
-    if face_up is None:
-        face_up = [min((c for c in cards if c not in owned_lm), default=-1)
-                   for cards in game.deck_cards]
-    if len(face_up) != NUM_DECKS:
-        raise ValueError(f"face_up needs {NUM_DECKS} entries, got {len(face_up)}")
-    s.face_up = list(face_up)
-    for d, card in enumerate(s.face_up):
-        if card >= 0 and (card not in game.deck_cards[d] or card in owned_lm):
-            raise ValueError(f"landmark {card} cannot be face up on deck {d}")
-    s.decks = [[c for c in cards if c not in owned_lm and c != s.face_up[d]]
-               for d, cards in enumerate(game.deck_cards)]
-
-    # regions and markers
-    if regions is None:
-        regions = [[n] if n == 2 else [] for _ in range(4)]
-    if len(regions) != 4:
-        raise ValueError(f"regions needs 4 lists, got {len(regions)}")
-    s.regions = [list(r) for r in regions]
-    s.markers = [MARKERS - sum(r.count(p) for r in s.regions) for p in range(n)]
-    if markers is not None and list(markers) != s.markers:
-        raise ValueError(f"markers {list(markers)} do not match the regions "
-                         f"(supplies {s.markers}: 7 minus the markers placed)")
+    _place_landmarks(game, s, face_up)
+    _place_markers(s, regions, markers)
 
     s.round, s.final_round = round_no, final_round
     s.start_player, s.turn = start_player, turn
@@ -166,6 +144,40 @@ def scenario(game: TaiwanGame, *, phase: str = "actions", turn: int = 0,
     game.settle(s)
     game.check_invariants(s)  # the position handed out is a whole, valid state
     return s
+
+
+def _place_landmarks(game: TaiwanGame, s: TaiwanState, face_up: Sequence[int] | None) -> None:
+    """Owned landmarks leave the decks; one face-up card per deck."""
+    owned_lm = [c - LANDMARK0 for p in range(s.num_players) for c in [e[0] for e in s.track[p]]
+                + s.built[p] if c >= LANDMARK0]
+    if len(set(owned_lm)) != len(owned_lm):
+        raise ArgumentError(f"a landmark is owned twice: {owned_lm}")
+    if face_up is None:
+        face_up = [min((c for c in cards if c not in owned_lm), default=-1)
+                   for cards in game.deck_cards]
+    if len(face_up) != NUM_DECKS:
+        raise ArgumentError(f"face_up needs {NUM_DECKS} entries, got {len(face_up)}")
+    s.face_up = list(face_up)
+    for d, card in enumerate(s.face_up):
+        if card >= 0 and (card not in game.deck_cards[d] or card in owned_lm):
+            raise ArgumentError(f"landmark {card} cannot be face up on deck {d}")
+    s.decks = [[c for c in cards if c not in owned_lm and c != s.face_up[d]]
+               for d, cards in enumerate(game.deck_cards)]
+
+
+def _place_markers(s: TaiwanState, regions: Sequence[Sequence[int]] | None,
+                   markers: Sequence[int] | None) -> None:
+    """Markers in the regions; each supply is 7 minus the markers placed."""
+    n = s.num_players
+    if regions is None:
+        regions = [[n] if n == 2 else [] for _ in range(4)]
+    if len(regions) != 4:
+        raise ArgumentError(f"regions needs 4 lists, got {len(regions)}")
+    s.regions = [list(r) for r in regions]
+    s.markers = [MARKERS - sum(r.count(p) for r in s.regions) for p in range(n)]
+    if markers is not None and list(markers) != s.markers:
+        raise ArgumentError(f"markers {list(markers)} do not match the regions "
+                            f"(supplies {s.markers}: 7 minus the markers placed)")
 
 
 def _exclusive(exclusive: Sequence[int] | Mapping[str, int] | None, n: int) -> list[int]:
