@@ -32,14 +32,6 @@ def ctx_fail(path: str, j: int, kind: str, message: str) -> None:
     fail(f"{path}.ctx[{j}]", f"{message} for kind {kind!r}")
 
 
-def all_of(*checks: FrameCheck) -> FrameCheck:
-    """One frame check running ``checks`` in order."""
-    def check(game: Any, state: Any, d: Decision, path: str) -> None:
-        for c in checks:
-            c(game, state, d, path)
-    return check
-
-
 def ctx_requires(j: int, test: Callable[[Any, Any, Decision], bool], what: str) -> FrameCheck:
     """A check that ``test(game, state, frame)`` holds, else position ``j`` is named with
     ``what`` (the rule, e.g. "must name a landmark deck that still has cards")."""

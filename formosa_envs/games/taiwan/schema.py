@@ -15,12 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formosa_envs.core.frame_checks import (
-    all_of,
-    count_within,
-    ctx_requires,
-    payment_frame,
-)
+from formosa_envs.core.frame_checks import count_within, ctx_requires, payment_frame
 from formosa_envs.core.schema import (
     CHANCE_ONLY,
     PLAYERS,
@@ -181,7 +176,7 @@ FRAMES = {
     "warehouse": frame(SEAT),
     "judicial": frame(SEAT, check=count_within(_held, "the resources the player holds")),
     "cleanup": frame(SEAT, count=(1, RESOURCES * MAX_COUNT - HAND_LIMIT),
-                     check=all_of(_cleanup_count)),
+                     check=_cleanup_count),
 }
 
 
