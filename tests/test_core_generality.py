@@ -80,7 +80,8 @@ def test_auto_frames_run_in_stack_order_without_a_seat_seeing_them() -> None:
     from types import SimpleNamespace
 
     from formosa_envs.core.decisions import Decision, FunctionHandler
-    from formosa_envs.core.engine import AUTO, StackGame
+    from formosa_envs.core.engine import AUTO
+    from formosa_envs.core.stack_game import StackGame
 
     log: list[str] = []
     game = SimpleNamespace(handlers={
@@ -105,7 +106,7 @@ def test_apply_forced_answers_single_option_decisions_only() -> None:
     from types import SimpleNamespace
 
     from formosa_envs.core.decisions import Decision, FunctionHandler
-    from formosa_envs.core.engine import StackGame
+    from formosa_envs.core.stack_game import StackGame
 
     log: list[int] = []
     options = {"one": [5], "two": [1, 2]}

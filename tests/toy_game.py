@@ -21,8 +21,9 @@ import numpy as np
 from formosa_envs.core.actions import ActionSpace, Segment
 from formosa_envs.core.config import build_config, check_player_count
 from formosa_envs.core.decisions import Decision, Handler
-from formosa_envs.core.engine import CHANCE, StackGame
+from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.observer import ObservationLayout, Piece, seat_order
+from formosa_envs.core.stack_game import StackGame
 
 CARDS, HAND = 12, 3
 SPACE = ActionSpace([Segment("KEEP", CARDS), Segment("DISCARD", CARDS), Segment("PASS", 1)])

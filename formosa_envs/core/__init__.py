@@ -4,7 +4,7 @@ contract-check kit."""
 
 from .actions import ActionSpace, Segment
 from .decisions import Decision, Handler
-from .engine import AUTO, CHANCE, TERMINAL, Game, StackGame, rank_returns
+from .engine import AUTO, CHANCE, TERMINAL, Game, rank_returns
 from .errors import (
     ArgumentError,
     CallOrderError,
@@ -16,6 +16,7 @@ from .errors import (
 )
 from .observer import ObservationLayout, Piece, seat_order
 from .payment import PayHandler, PaymentModel, feasible, legal_sources, start_payment
+from .stack_game import StackGame
 
 __all__ = ["AUTO", "CHANCE", "TERMINAL", "ActionSpace", "ArgumentError", "CallOrderError",
            "ConfigError", "DataError", "Decision",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from .engine import StackGame
+    from .stack_game import StackGame
 
 
 class Decision(NamedTuple):

@@ -14,8 +14,8 @@ state dataclass. All rule functions take the state explicitly, PGX-style::
 Nothing here touches a global random generator: whoever drives the game passes
 its own ``numpy.random.Generator`` to :meth:`Game.sample_chance`.
 
-:class:`StackGame` implements the contract on top of the decision stack
-(``decisions.py``): games supply a handler table and a phase-flow function.
+:class:`~formosa_envs.core.stack_game.StackGame` implements the contract on top of the
+decision stack (``decisions.py``): games supply a handler table and a phase-flow function.
 """
 
 from __future__ import annotations
@@ -27,9 +27,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .actions import ActionSpace
-from .args import check_rng, guard_entry_points, is_integer
-from .decisions import Decision, Handler
-from .errors import IllegalActionError, StateFormatError
+from .args import guard_entry_points
+from .errors import StateFormatError
 from .ranking import rank_returns, ranks_of, shares_of, top_positions
 from .schema import StateSchema, check_schema
 from .serialize import state_from_dict, state_to_dict
@@ -292,8 +291,9 @@ class Game(ABC):
     def check_invariants(self, state: Any) -> None:
         """Check ``state`` whole (schema, then conservation); raise ``StateFormatError``.
 
-        The same check as :meth:`validate_state`, which :meth:`from_json` runs: a state
-        that passes one passes the other. Called by the contract-check kit after every
+        The same field and conservation checks as :meth:`validate_state` (which
+        :meth:`from_json` runs), without its dry run of the pending decision: a state that
+        passes ``validate_state`` passes this. Called by the contract-check kit after every
         step of its random games.
         """
         _check_whole(self, state)
@@ -324,158 +324,3 @@ def _check_whole(game: Game, state: Any) -> None:
 
 
 guard_entry_points(Game)  # subclasses are guarded by Game.__init_subclass__
-
-
-class StackGame(Game):
-    """A :class:`Game` driven by a stack of :class:`Decision` frames.
-
-    Subclasses provide ``handlers`` (kind -> :class:`Handler`), keep the stack
-    in ``state.stack`` and a ``state.over`` flag, and implement
-    :meth:`advance`, called whenever the stack is empty to run the phase flow
-    (push the next decision, or end the game).
-    """
-
-    handlers: ClassVar[dict[str, Handler]] = {}
-    apply_forced: ClassVar[bool] = False
-    """Apply player decisions whose only legal option is forced, without asking."""
-
-    @abstractmethod
-    def advance(self, state: Any) -> None:
-        """Phase flow: push the next decision(s) or set ``state.over``."""
-
-    def settle(self, state: Any) -> None:
-        """Run automatic frames and the phase flow until a decision is pending or the
-        game is over.
-
-        A frame whose ``player`` is ``AUTO`` is a continuation ("then advance the
-        next Tea Master", "then end the turn"): it is popped and applied at once,
-        so rules can queue the steps of a compound effect under the decisions
-        that interrupt them. No seat ever sees an ``AUTO`` frame. With
-        ``apply_forced``, a player decision with a single legal option is applied
-        too (there is no choice to ask for).
-        """
-        stack, handlers = state.stack, self.handlers
-        while not state.over:
-            if not stack:
-                self.advance(state)
-            elif stack[-1].player == AUTO:
-                d = stack.pop()
-                handlers[d.kind].apply(self, state, d, 0)
-            elif not self.apply_forced or stack[-1].player == CHANCE:
-                return
-            else:
-                d = stack[-1]
-                legal = handlers[d.kind].legal(self, state, d)
-                if len(legal) != 1:
-                    return
-                stack.pop()
-                handlers[d.kind].apply(self, state, d, legal[0])
-
-    def current_player(self, state: Any) -> int:
-        """The player of the top frame, or ``TERMINAL``."""
-        if state.over:
-            return TERMINAL
-        return state.stack[-1].player
-
-    def top(self, state: Any) -> Decision:
-        """The pending decision (the top frame)."""
-        return state.stack[-1]
-
-    def legal_actions(self, state: Any) -> list[int]:
-        """Legal ids of the top frame (chance outcomes at chance nodes)."""
-        if state.over:
-            return []
-        d = state.stack[-1]
-        if d.player == CHANCE:
-            return [o for o, _ in self.handlers[d.kind].outcomes(self, state, d)]
-        return self.handlers[d.kind].legal(self, state, d)
-
-    def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
-        """Outcomes of the top chance frame; empty at player decisions."""
-        if state.over or state.stack[-1].player != CHANCE:
-            return []
-        d = state.stack[-1]
-        return self.handlers[d.kind].outcomes(self, state, d)
-
-    def apply_action(self, state: Any, action: int) -> None:
-        """Validate ``action`` against the top frame, apply it and settle."""
-        if state.over:
-            raise IllegalActionError(f"action {action!r} was given but the game is over")
-        if not self.is_legal(state, state.stack[-1], action):
-            raise IllegalActionError(self.illegal_message(state, action))
-        self.apply_legal_action(state, action)
-
-    def apply_legal_action(self, state: Any, action: int) -> None:
-        """Apply ``action`` without re-checking it (the caller checked the mask)."""
-        d = state.stack.pop()
-        self.handlers[d.kind].apply(self, state, d, int(action))
-        if d.player != CHANCE:
-            state.decisions += 1
-        self.settle(state)
-
-    def apply_chance(self, state: Any, rng: np.random.Generator) -> int:
-        """Sample a chance outcome with ``rng``, apply it and return it.
-
-        Equivalent to ``apply_action(state, sample_chance(state, rng))`` without
-        re-validating an outcome that was drawn from the legal ones (the env's
-        and the simulators' fast path).
-        """
-        if state.over:
-            raise IllegalActionError("apply_chance called but the game is over")
-        d = state.stack[-1]
-        if d.player != CHANCE:
-            raise IllegalActionError("apply_chance called at a player decision: "
-                                     + self.decision_description(state))
-        check_rng(rng, "apply_chance")
-        outcome = self.sample_chance(state, rng)
-        state.stack.pop()
-        self.handlers[d.kind].apply(self, state, d, outcome)
-        self.settle(state)
-        return outcome
-
-    def resolve_chance(self, state: Any, rng: np.random.Generator,
-                       record: list[int] | None = None) -> None:
-        """Resolve every pending chance event with ``rng`` (appending outcomes to ``record``).
-
-        The same draws as repeated :meth:`apply_chance` calls, in one tight loop.
-        """
-        if rng.__class__ is not np.random.Generator:
-            check_rng(rng, "resolve_chance")
-        stack, handlers, sample, settle = state.stack, self.handlers, self.sample_chance, \
-            self.settle
-        while not state.over and stack[-1].player == CHANCE:
-            handler = handlers[stack[-1].kind]
-            if not handler.resolve_run(self, state, rng, record):
-                outcome = sample(state, rng)
-                d = stack.pop()
-                handler.apply(self, state, d, outcome)
-                if record is not None:
-                    record.append(outcome)
-            settle(state)
-
-    def is_legal(self, state: Any, d: Decision, action: Any) -> bool:
-        """Whether ``action`` answers decision ``d``."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            return False
-        return self.handlers[d.kind].is_legal(self, state, d, int(action))
-
-    def illegal_message(self, state: Any, action: Any) -> str:
-        """Explain why ``action`` is rejected: the action, the decision, the legal count."""
-        legal = self.legal_actions(state)
-        if is_integer(action) and not state.over and state.stack[-1].player == CHANCE:
-            what = f"chance outcome {int(action)}"
-        elif is_integer(action) and self.action_space.contains(int(action)):
-            what = f"action {int(action)} ({self.action_label(state, int(action))})"
-        else:
-            what = f"action {action!r} (the action space is 0..{self.num_actions - 1})"
-        who = self.decision_description(state)
-        return f"{what} is not legal: {who}; {len(legal)} action(s) are legal: {legal[:12]}" + (
-            " ..." if len(legal) > 12 else "")
-
-    def decision_description(self, state: Any) -> str:
-        """A sentence naming the pending decision and who makes it."""
-        if state.over:
-            return "the game is over"
-        d = state.stack[-1]
-        who = "chance" if d.player == CHANCE else f"player {d.player}"
-        return f"{who} is {self.handlers[d.kind].describe(self, state, d)}"

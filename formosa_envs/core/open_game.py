@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .engine import CHANCE, StackGame
+from .engine import CHANCE
+from .stack_game import StackGame
 
 
 class OpenGame(StackGame):

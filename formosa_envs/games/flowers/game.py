@@ -12,8 +12,9 @@ import numpy as np
 
 from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.decisions import Handler
-from formosa_envs.core.engine import CHANCE, StackGame
+from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.schema import StateSchema
+from formosa_envs.core.stack_game import StackGame
 
 from . import observer
 from .actions import ACTION_SPACE, CAPTURE0, CASH, KEEP, LEAVE, MULTIPLIER, PLAY0
