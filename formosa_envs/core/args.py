@@ -26,6 +26,12 @@ from .errors import ArgumentError, CallOrderError
 CHANCE_PLAYER = -1  # engine.CHANCE (engine imports this module, so it is repeated here)
 
 
+def before_reset(where: str) -> CallOrderError:
+    """The error for ``where()`` called on an env that has no game yet."""
+    return CallOrderError(f"{where}() before reset(): there is no game yet; "
+                          "call reset() (or reset(seed=...)) first")
+
+
 def is_integer(value: Any) -> bool:
     """Whether ``value`` is a Python or numpy integer (``bool`` is not)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
@@ -192,5 +198,5 @@ def guard_entry_points(cls: type) -> None:
         setattr(cls, name, checked)
 
 
-__all__ = ["ArgumentError", "CallOrderError", "check_action", "check_rng", "check_seat",
-           "check_seed", "check_state", "guard_entry_points", "is_integer"]
+__all__ = ["ArgumentError", "CallOrderError", "before_reset", "check_action", "check_rng",
+           "check_seat", "check_seed", "check_state", "guard_entry_points", "is_integer"]

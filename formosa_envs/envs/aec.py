@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from formosa_envs.core.args import ArgumentError, CallOrderError, check_seed
+from formosa_envs.core.args import ArgumentError, CallOrderError, before_reset, check_seed
 from formosa_envs.core.engine import TERMINAL, Game
 from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.games import GAMES, make_game
@@ -94,8 +94,7 @@ class FormosaAECEnv(AECEnv):
     def _call_order_error(self, where: str) -> CallOrderError:
         """The error for ``where()`` called before ``reset()`` or after the game's end."""
         if self.engine_state is None:
-            return CallOrderError(f"{where}() before reset(): there is no game yet; "
-                                  "call reset() (or reset(seed=...)) first")
+            return before_reset(where)
         return CallOrderError(f"{where}() after the game ended: every agent has left "
                               "(env.agents is empty); call reset() to play again")
 

@@ -23,7 +23,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from formosa_envs.core.args import CallOrderError, check_seed
+from formosa_envs.core.args import CallOrderError, before_reset, check_seed
 from formosa_envs.core.engine import CHANCE, TERMINAL
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
@@ -138,8 +138,7 @@ class SingleAgentEnv(gym.Env):
 
     def _call_order_error(self, where: str) -> CallOrderError:
         if self.state is None:
-            return CallOrderError(f"{where}() before reset(): there is no game yet; "
-                                  "call reset() (or reset(seed=...)) first")
+            return before_reset(where)
         return CallOrderError(f"{where}() after the episode ended (terminated or "
                               "truncated): call reset() to play again")
 
