@@ -204,6 +204,13 @@ def test_bad_flags_are_one_line_and_status_2(capsys, argv: list[str], flag: str)
 
 
 @pytest.mark.timeout(60)
+def test_unknown_game_is_one_line(capsys) -> None:
+    from training.train import cli
+    assert cli(["chess", "--quiet"]) == 2
+    one_line_error(capsys.readouterr().err, "argument game", "flowers")
+
+
+@pytest.mark.timeout(60)
 def test_cross_checked_flags_name_the_flag(capsys, tmp_path: Path) -> None:
     from training.train import cli
     argv = ["flowers", "--players", "6", "--out", str(tmp_path / "run"), *TINY]

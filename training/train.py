@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from formosa_envs.core.errors import ConfigError
+from formosa_envs.games import GAMES
 from formosa_envs.tools.usage import (
     check_input_file,
     check_output_folder,
@@ -207,12 +208,24 @@ FLAGS: dict[str, str] = {
 }
 """Command-line flag -> :class:`TrainConfig` field it overrides."""
 
+HELP: dict[str, str] = {
+    "num_players": "players per game (within the game's range; 1: Dadaocheng solo)",
+    "total_timesteps": "learner decisions to train for", "n_envs": "vectorised envs",
+    "seed": "master seed", "workers": "processes of the final tournament",
+    "eval_every": "timesteps between evaluations", "eval_games": "games per evaluation",
+    "final_games": "games of the final tournament",
+    "snapshot_every": "timesteps between frozen snapshots",
+    "checkpoint_every": "timesteps between checkpoints", "n_steps": "steps per env per update",
+    "batch_size": "PPO minibatch (at most n_steps * n_envs)",
+}
+"""Flag help (the allowed range is added from :data:`INT_BOUNDS`)."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Flags for every training option (defaults come from the game's TOML); a bad value
     is one line naming the flag and the allowed range, exit status 2."""
     parser = OneLineParser(prog="formosa train", description="Self-play MaskablePPO training.")
-    parser.add_argument("game", help="game name, e.g. flowers")
+    parser.add_argument("game", choices=sorted(GAMES), help="game name")
     parser.add_argument("--config", help="TOML file (default training/configs/<game>.toml)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -228,7 +241,7 @@ def _flag_kind(name: str) -> dict[str, Any]:
     """argparse ``type``/``choices``/``help`` of the flag of field ``name``."""
     if name in INT_BOUNDS:
         low, high = INT_BOUNDS[name]
-        return {"type": int_between(low, high), "help": f"{name}, {low:,} to {high:,}"}
+        return {"type": int_between(low, high), "help": f"{HELP[name]}: {low:,} to {high:,}"}
     if name == "learning_rate":
         return {"type": positive_float, "help": "learning rate, > 0 and <= 1"}
     if name == "vec_env":
