@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from agents import AgentSpecError
 from agents import make_agent as build_agent
@@ -29,22 +29,17 @@ from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.usage import (
     MAX_GAMES,
     MAX_WORKERS,
+    USAGE_ERROR,
+    OneLineParser,
     UsageError,
     check_input_file,
     check_output_folder,
     int_between,
     non_negative_int,
+    one_line,
     positive_float,
     positive_int,
 )
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with a one-line error message (``formosa CMD: error: ...``), status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        """Report a bad command line on one line and exit with status 2."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} -h)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,9 +90,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
 
 def _fail(command: str, message: str) -> int:
     """Print ``formosa CMD: error: MESSAGE`` as one line; the CLI's usage-error status."""
-    text = "; ".join(line.strip() for line in message.splitlines() if line.strip())
-    print(f"formosa {command}: error: {text}", file=sys.stderr)
-    return 2
+    print(f"formosa {command}: error: {one_line(message)}", file=sys.stderr)
+    return USAGE_ERROR
 
 
 def _exit_status(exc: SystemExit) -> int:
@@ -109,7 +103,7 @@ def _exit_status(exc: SystemExit) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-command per tool."""
-    parser = _Parser(prog="formosa", description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog="formosa", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("list", help="list the games").set_defaults(run=cmd_list)
     info = _game_parser(sub, "info", "show a game's action segments and observation pieces")
@@ -300,7 +294,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def _pre_parser(command: str) -> argparse.ArgumentParser:
     """A parser of the few flags checked here before a hand-over (others pass through)."""
-    return _Parser(prog=f"formosa {command}", add_help=False, allow_abbrev=False)
+    return OneLineParser(prog=f"formosa {command}", add_help=False, allow_abbrev=False)
 
 
 def _check_train_flags(argv: list[str]) -> None:

@@ -238,3 +238,26 @@ def test_the_console_command_prints_no_traceback(files: dict[str, str]) -> None:
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2, done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_one_one_line_parser_for_the_cli_and_training() -> None:
+    """The formosa command and the training entry points share usage.OneLineParser."""
+    import argparse
+
+    from formosa_envs.tools import usage
+    from training import console
+
+    assert console.OneLineParser is usage.OneLineParser
+    assert console.one_line is usage.one_line and console.USAGE_ERROR == usage.USAGE_ERROR == 2
+    parser = cli.build_parser()
+    assert isinstance(parser, usage.OneLineParser)
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert subs and all(isinstance(p, usage.OneLineParser) for p in subs[0].choices.values())
+
+
+def test_one_line_parser_joins_a_multi_line_message(capsys: pytest.CaptureFixture[str]) -> None:
+    from formosa_envs.tools.usage import OneLineParser
+    with pytest.raises(SystemExit) as exc:
+        OneLineParser(prog="prog").error("first\nsecond")
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == "prog: error: first; second (see prog -h)\n"

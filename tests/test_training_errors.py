@@ -411,3 +411,42 @@ def test_formosa_simulate_with_a_text_policy_is_one_line(capsys, tmp_path: Path)
 
 def test_errors_are_formosa_errors() -> None:
     assert issubclass(AgentSpecError, FormosaError) and issubclass(ConfigError, ValueError)
+
+
+# --- python -m training.evaluate ----------------------------------------------------------
+
+@pytest.mark.parametrize(("flag", "value", "needle"), [
+    ("--players", "1", "from 2"), ("--players", "x", "whole number"),
+    ("--games", "0", "from 1"), ("--games", "100000000", "10,000,000"),
+    ("--seed", "-5", ">= 0"), ("--workers", "0", "from 1"), ("--workers", "257", "256")])
+def test_evaluate_flags_are_bounded(capsys, flag: str, value: str, needle: str) -> None:
+    from training.evaluate import cli
+    assert cli(["flowers", "--agents", "random,random", flag, value]) == 2
+    one_line_error(capsys.readouterr().err, "python -m training.evaluate", flag, needle)
+
+
+def test_evaluate_out_is_checked_before_any_game(capsys, monkeypatch, tmp_path: Path) -> None:
+    from training import evaluate
+
+    def no_games(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a game was played before --out was checked")
+    monkeypatch.setattr(evaluate, "run_tournament", no_games)
+    (tmp_path / "file").write_text("x")
+    for out in (tmp_path / "file", tmp_path / "file" / "sub"):
+        assert evaluate.cli(["flowers", "--agents", "random,random", "--out", str(out)]) == 2
+        one_line_error(capsys.readouterr().err, "--out", str(out))
+
+
+def test_evaluate_bad_spec_is_one_line(capsys) -> None:
+    from training.evaluate import cli
+    assert cli(["flowers", "--agents", "random,nosuchagent", "--games", "2", "--quiet"]) == 2
+    one_line_error(capsys.readouterr().err, "nosuchagent")
+
+
+@pytest.mark.timeout(60)
+def test_python_dash_m_evaluate_prints_no_traceback(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "training.evaluate", "flowers", "--agents",
+                           "random,random", "--seed", "-1"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2
+    one_line_error(proc.stderr, "--seed")

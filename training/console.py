@@ -8,27 +8,13 @@ genuine bug still raises with its traceback.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
 
 from formosa_envs.core.errors import FormosaError
+from formosa_envs.tools.usage import USAGE_ERROR, OneLineParser, one_line
 
-USAGE_ERROR = 2  # exit status of a usage error (argparse's, and the formosa CLI's)
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse whose errors are one line (``PROG: error: ... (see PROG -h)``), status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        """Report a bad command line on one line and exit with status 2."""
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see {self.prog} -h)\n")
-
-
-def one_line(message: str) -> str:
-    """``message`` with its lines joined by ``; `` (an error must fit on one line)."""
-    return "; ".join(line.strip() for line in str(message).splitlines() if line.strip())
+__all__ = ["USAGE_ERROR", "OneLineParser", "one_line", "run_console"]
 
 
 def run_console(prog: str, main: Callable[[list[str] | None], int],

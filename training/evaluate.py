@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -55,14 +54,26 @@ from typing import Any
 
 import numpy as np
 
-from agents import Agent, AgentSpecError, agent_label, make_agent
-from formosa_envs.core.errors import ConfigError, FormosaError
+from agents import Agent, agent_label, make_agent
+from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import GAMES, make_game
+from formosa_envs.tools.usage import (
+    MAX_GAMES,
+    MAX_WORKERS,
+    OneLineParser,
+    check_output_folder,
+    int_between,
+    non_negative_int,
+)
 
 from . import ratings as rt
 from .backends import BACKENDS, resolve_backend, run_tasks
+from .console import run_console
 from .ratings import AgentStats
 from .tournament_report import CSV_FIELDS, plot_result, save_result  # noqa: F401 (re-exported)
+
+PROG = "python -m training.evaluate"
+MAX_SEATS = max(info.max_players for info in GAMES.values())  # --players (per game: _validate)
 
 AgentFactory = Callable[[str, str, int], Agent]
 
@@ -285,21 +296,22 @@ def _h2h_lines(result: TournamentResult, width: int) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     """Command-line arguments of ``python -m training.evaluate``."""
-    p = argparse.ArgumentParser(prog="python -m training.evaluate",
-                                description="Seat-rotated round-robin tournament between agents.")
+    p = OneLineParser(prog=PROG, description="Seat-rotated round-robin tournament between agents.")
     p.add_argument("game", help=f"game name: {', '.join(sorted(GAMES))}")
     p.add_argument("--agents", required=True,
                    help="comma-separated agent specs, e.g. random,heuristic,mcts:200,policy:m.npz")
-    p.add_argument("--players", type=int, default=2, help="seats per table (default 2)")
-    p.add_argument("--games", type=int, default=100,
+    p.add_argument("--players", type=int_between(2, MAX_SEATS), default=2,
+                   help=f"seats per table, 2 to {MAX_SEATS} (default 2)")
+    p.add_argument("--games", type=int_between(1, MAX_GAMES), default=100,
                    help="games PER TABLE (one table per combination of agents), rounded up to "
                         "a multiple of --players so every seat rotation is played equally "
-                        "(default 100)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--workers", type=int, default=1,
+                        f"(1 to {MAX_GAMES:,}; default 100)")
+    p.add_argument("--seed", type=non_negative_int, default=0,
+                   help="master seed, a whole number >= 0 (default 0)")
+    p.add_argument("--workers", type=int_between(1, MAX_WORKERS), default=1,
                    help="worker processes of --backend process; with --backend ray it only "
                         "sizes the chunks of games (about 8 per worker): Ray runs as many "
-                        "chunks at once as the cluster has CPUs (default 1)")
+                        f"chunks at once as the cluster has CPUs (1 to {MAX_WORKERS}; default 1)")
     p.add_argument("--backend", choices=BACKENDS, default=None,
                    help="where games run: serial (this process: small runs, debugging), "
                         "process (--workers processes: one machine's cores), ray (Ray tasks: "
@@ -319,22 +331,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run a tournament from the command line, print the table, optionally save files."""
+    """Run a tournament from the command line, print the table, optionally save files.
+
+    A bad command line exits with status 2 (one line); bad options, agent specs and
+    unusable ``--out``/``--record`` folders raise a :class:`FormosaError` before any game
+    is played (:func:`cli` prints those as one line, status 2).
+    """
     from formosa_envs.cli import parse_options
     args = build_parser().parse_args(argv)
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    options = parse_options(args.option)
+    _check_destinations(args)
     try:
-        options = parse_options(args.option)
-        if args.record:
-            from formosa_envs.tools.record import check_record_folder
-            check_record_folder(args.record)
         result = run_tournament(args.game, specs, args.players, args.games, seed=args.seed,
                                 workers=args.workers, show_progress=not args.quiet,
                                 backend=args.backend, address=args.address,
                                 record_games=bool(args.record), **options)
-    except (FormosaError, AgentSpecError, ImportError, ConnectionError) as exc:
-        print(f"evaluate: error: {exc}", file=sys.stderr)
-        return 2
+    except (ImportError, ConnectionError) as exc:  # no Ray, or its cluster is unreachable
+        raise ConfigError(f"--backend {args.backend}: {exc}") from None
     print(format_table(result))
     if args.record:  # first: the games are the costliest output
         paths = save_game_records(result, args.record)
@@ -343,6 +357,20 @@ def main(argv: list[str] | None = None) -> int:
         for path in save_result(result, args.out).values():
             print(f"wrote {path}")
     return 0
+
+
+def _check_destinations(args: argparse.Namespace) -> None:
+    """``--record`` and ``--out`` must be usable folders, checked before any game."""
+    from formosa_envs.tools.record import check_record_folder
+    if args.record:
+        check_record_folder(args.record)
+    if args.out:
+        check_output_folder(args.out, "--out")
+
+
+def cli(argv: list[str] | None = None) -> int:
+    """``python -m training.evaluate``: :func:`main`, bad input as one line and status 2."""
+    return run_console(PROG, main, argv)
 
 
 def save_game_records(result: TournamentResult, folder: str | Path) -> list[Path]:
@@ -359,4 +387,4 @@ def save_game_records(result: TournamentResult, folder: str | Path) -> list[Path
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    raise SystemExit(cli())

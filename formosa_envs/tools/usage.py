@@ -16,6 +16,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from formosa_envs.core.errors import FormosaError
 
@@ -26,6 +27,24 @@ class UsageError(FormosaError):
 
 MAX_GAMES = 10_000_000  # --games: beyond this a run cannot finish (or be held in memory)
 MAX_WORKERS = 256  # --workers: worker processes on one machine
+USAGE_ERROR = 2  # exit status of a usage error (argparse's own status)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``PROG: error: ... (see PROG -h)``), status 2.
+
+    The one parser class of the ``formosa`` command and of the ``python -m training.*``
+    entry points.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Report a bad command line on one line and exit with status 2."""
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {one_line(message)} (see {self.prog} -h)\n")
+
+
+def one_line(message: str) -> str:
+    """``message`` with its lines joined by ``; `` (an error must fit on one line)."""
+    return "; ".join(line.strip() for line in str(message).splitlines() if line.strip())
 
 
 def int_between(low: int, high: int) -> Callable[[str], int]:
