@@ -450,3 +450,55 @@ def test_python_dash_m_evaluate_prints_no_traceback(tmp_path: Path) -> None:
                           text=True, timeout=60)
     assert proc.returncode == 2
     one_line_error(proc.stderr, "--seed")
+
+
+# --- python -m training.train_rllib (no Ray run: every case fails before one starts) ------
+
+@pytest.mark.parametrize(("flag", "value", "needle"), [
+    ("--runners", "-1", "from 0 to 256"), ("--runners", "257", "256"),
+    ("--learners", "-1", "from 0"), ("--learners", "1000", "256"),
+    ("--envs-per-runner", "0", "from 1"), ("--envs-per-runner", "x", "whole number")])
+def test_rllib_counts_are_bounded(capsys, flag: str, value: str, needle: str) -> None:
+    from training.train_rllib import cli
+    assert cli(["flowers", flag, value]) == 2
+    one_line_error(capsys.readouterr().err, flag, needle)
+
+
+def test_rllib_settings_upper_bounds_are_config_errors() -> None:
+    from training.train_rllib import MAX_RUNNERS, RLlibSettings
+    for settings in (RLlibSettings(runners=MAX_RUNNERS + 1), RLlibSettings(learners=10**6),
+                     RLlibSettings(envs_per_runner=0), RLlibSettings(runners=1.5)):
+        with pytest.raises(ConfigError, match="--runners and --learners must be >= 0"):
+            settings.validate(2)
+    RLlibSettings(runners=MAX_RUNNERS, learners=0, envs_per_runner=1).validate(2)
+
+
+def test_rllib_without_ray_is_a_config_error(capsys, monkeypatch, tmp_path: Path) -> None:
+    from training import train_rllib
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    with pytest.raises(ConfigError, match=r"pip install -e '\.\[rllib\]'"):
+        train_rllib.require_ray()
+    assert train_rllib.cli(["flowers", "--out", str(tmp_path / "run")]) == 2
+    one_line_error(capsys.readouterr().err, "python -m training.train_rllib", "[rllib]")
+    assert not (tmp_path / "run").exists()
+
+
+def test_rllib_out_is_checked_before_ray_starts(capsys, monkeypatch, tmp_path: Path) -> None:
+    from training import train_rllib
+    monkeypatch.setattr(train_rllib, "require_ray", lambda: None)
+
+    def no_run(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("training started before --out was checked")
+    monkeypatch.setattr(train_rllib, "train_rllib", no_run)
+    (tmp_path / "file").write_text("x")
+    assert train_rllib.cli(["flowers", "--out", str(tmp_path / "file")]) == 2
+    one_line_error(capsys.readouterr().err, "--out", "is a file")
+
+
+@pytest.mark.timeout(60)
+def test_python_dash_m_train_rllib_prints_no_traceback() -> None:
+    proc = subprocess.run([sys.executable, "-m", "training.train_rllib", "flowers",
+                           "--runners", "-3"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2
+    one_line_error(proc.stderr, "--runners")

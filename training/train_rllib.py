@@ -33,10 +33,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from formosa_envs.core.errors import ConfigError
 from formosa_envs.tools.progress import ProgressBar
+from formosa_envs.tools.usage import check_input_file, check_output_folder, int_between
 
 from .callbacks import append_eval_rows
 from .config import TrainConfig
+from .console import run_console
 from .export import save_policy_npz
 from .report import plot_learning_curve
 from .train import build_parser as sb3_parser
@@ -46,6 +49,10 @@ MODES = ("shared", "per_seat", "league")
 PROGRESS_FIELDS = ["iteration", "time/total_timesteps", "rollout/ep_rew_mean", "episodes",
                    "mean_decisions", "env_steps_per_s", "total_loss", "policy_loss",
                    "vf_loss", "entropy", "snapshots"]
+PROG = "python -m training.train_rllib"
+MAX_RUNNERS = 256  # --runners, --learners: remote actors of one run (a large cluster's worth)
+MAX_ENVS_PER_RUNNER = 256  # --envs-per-runner: vectorised envs in one runner process
+INSTALL_HINT = "--backend rllib needs Ray RLlib, the [rllib] extra: pip install -e '.[rllib]'"
 
 
 @dataclass
@@ -60,16 +67,20 @@ class RLlibSettings:
     eval_module: str | None = None
 
     def validate(self, num_players: int) -> None:
-        """Raise ValueError naming the first bad setting."""
+        """Raise :class:`ConfigError` (a ValueError) naming the first bad setting."""
         if self.mode not in MODES:
-            raise ValueError(f"--mode must be one of {MODES}, got {self.mode!r}")
-        if self.runners < 0 or self.learners < 0 or self.envs_per_runner < 1:
-            raise ValueError(f"--runners and --learners must be >= 0 and --envs-per-runner "
-                             f">= 1, got {self.runners}, {self.learners} and "
-                             f"{self.envs_per_runner}")
+            raise ConfigError(f"--mode must be one of {MODES}, got {self.mode!r}")
+        counts = (self.runners, self.learners, self.envs_per_runner)
+        if not (all(isinstance(c, int) and not isinstance(c, bool) for c in counts)
+                and 0 <= self.runners <= MAX_RUNNERS and 0 <= self.learners <= MAX_RUNNERS
+                and 1 <= self.envs_per_runner <= MAX_ENVS_PER_RUNNER):
+            raise ConfigError(f"--runners and --learners must be >= 0 (at most {MAX_RUNNERS}) "
+                              f"and --envs-per-runner >= 1 (at most {MAX_ENVS_PER_RUNNER}), "
+                              f"got {self.runners!r}, {self.learners!r} and "
+                              f"{self.envs_per_runner!r}")
         if self.eval_module and self.eval_module not in module_ids(self.mode, num_players):
-            raise ValueError(f"--eval-module {self.eval_module!r} is not a module of mode "
-                             f"{self.mode}: {module_ids(self.mode, num_players)}")
+            raise ConfigError(f"--eval-module {self.eval_module!r} is not a module of mode "
+                              f"{self.mode}: {module_ids(self.mode, num_players)}")
 
     def evaluated_module(self) -> str:
         """The module exported and evaluated: learner, shared or seat_0 by default."""
@@ -293,12 +304,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = sb3_parser()
     parser.prog, parser.description = "formosa train --backend rllib", "Self-play PPO on RLlib."
     parser.add_argument("--mode", choices=MODES, default="league")
-    parser.add_argument("--runners", type=int, default=1,
-                        help="remote env runners (0: sample in the driver process)")
-    parser.add_argument("--envs-per-runner", type=int, default=4)
-    parser.add_argument("--learners", type=int, default=0,
-                        help="remote learners (0: learn in the driver process); each needs "
-                             "a CPU (or GPU) of its own on the cluster")
+    parser.add_argument("--runners", type=int_between(0, MAX_RUNNERS), default=1,
+                        help=f"remote env runners, 0 to {MAX_RUNNERS} (0: sample in the driver "
+                             "process; default 1)")
+    parser.add_argument("--envs-per-runner", type=int_between(1, MAX_ENVS_PER_RUNNER),
+                        default=4, help=f"envs in each runner, 1 to {MAX_ENVS_PER_RUNNER} "
+                                        "(default 4)")
+    parser.add_argument("--learners", type=int_between(0, MAX_RUNNERS), default=0,
+                        help=f"remote learners, 0 to {MAX_RUNNERS} (0: learn in the driver "
+                             "process; default 0); each needs a CPU (or GPU) of its own")
     parser.add_argument("--address", default=None,
                         help="Ray cluster to join (auto, or ray://head:10001); default: "
                              "start a local Ray")
@@ -308,23 +322,43 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``formosa train --backend rllib`` and ``python -m training.train_rllib``."""
+    """Entry point of ``formosa train --backend rllib`` and ``python -m training.train_rllib``.
+
+    A bad command line exits with status 2 (one line); a missing Ray, bad options and
+    unusable ``--config``/``--out`` raise a :class:`ConfigError`/:class:`FormosaError`
+    before anything is built (:func:`cli` prints those as one line, status 2).
+    """
     args = build_parser().parse_args(argv)
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        raise ValueError("--backend rllib needs the [rllib] extra: pip install -e "
-                         "'.[rllib]'") from None
+    require_ray()
+    if args.config is not None:
+        check_input_file(args.config, "--config")
     config = config_from_args(args)
     if args.out is None:
         config.out = f"runs/{config.game}-rllib"
+    check_output_folder(config.out, "--out" if args.out is not None else "out")
     settings = RLlibSettings(args.mode, args.runners, args.envs_per_runner, args.learners,
                              args.address, args.eval_module)
+    settings.validate(config.num_players)
     summary = train_rllib(config, settings, resume=args.resume, show_progress=not args.quiet)
     print_summary(summary, config.out)
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def require_ray() -> None:
+    """Raise :class:`ConfigError` with the install hint unless Ray RLlib can be imported."""
+    import importlib.util
+    try:
+        found = importlib.util.find_spec("ray.rllib") is not None
+    except (ImportError, ValueError) as exc:  # no ray (or a broken one)
+        raise ConfigError(f"{INSTALL_HINT} ({exc})") from None
+    if not found:
+        raise ConfigError(f"{INSTALL_HINT} (ray.rllib is not installed)")
 
+
+def cli(argv: list[str] | None = None) -> int:
+    """``python -m training.train_rllib``: :func:`main`, bad input as one line and status 2."""
+    return run_console(PROG, main, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(cli())
