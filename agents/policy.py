@@ -5,6 +5,11 @@ Training exports a MaskablePPO actor to ``.npz`` (see ``training/export.py``):
 ``w_out, b_out`` for the action logits, and ``activation`` (``tanh`` or
 ``relu``). :class:`PolicyAgent` runs that forward pass and always respects
 the action mask: illegal actions get ``-inf`` logits.
+
+A policy only fits the game and player count it was trained for: before its first
+move (and on every move, a cheap comparison) the first layer's input width must
+equal the game's observation size and the output width its action count, else a
+:class:`PolicyMismatchError` names the file, the policy's sizes and the game's.
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ class PolicyNotFoundError(PolicyFileError, FileNotFoundError):
     """A policy path where there is no file (also a ``FileNotFoundError``)."""
 
 
+class PolicyMismatchError(PolicyFileError):
+    """A policy exported for another game or player count (its layer sizes do not fit)."""
+
+
 class PolicyAgent(Agent):
     """Acts with an exported policy network: masked argmax, or masked sampling."""
 
@@ -45,6 +54,45 @@ class PolicyAgent(Agent):
         self._act = ACTIVATIONS[activation]
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
+        self.path: str | None = None  # the file it was loaded from (named in errors)
+
+    @property
+    def input_size(self) -> int:
+        """Observation values the first layer takes."""
+        return int(self.layers[0][0].shape[1])
+
+    @property
+    def output_size(self) -> int:
+        """Action logits the last layer gives."""
+        return int(self.layers[-1][0].shape[0])
+
+    def check_fits(self, observation_size: int, num_actions: int, where: str = "") -> None:
+        """Raise :class:`PolicyMismatchError` unless the policy's input width is
+        ``observation_size`` and its output width ``num_actions``.
+
+        ``where`` describes the game (e.g. ``tea with 2 players``) in the message.
+        """
+        if (self.input_size, self.output_size) == (observation_size, num_actions):
+            return
+        source = f"policy {self.path}" if self.path else "the policy"
+        game = where or "this game"
+        raise PolicyMismatchError(
+            f"{source} does not fit {game}: the policy takes observations of "
+            f"{self.input_size} values and scores {self.output_size} actions, but {game} has "
+            f"observations of {observation_size} values and {num_actions} actions (was it "
+            "exported for another game or player count?)")
+
+    def bind(self, game: Any) -> PolicyAgent:
+        """Check that the policy fits ``game`` (an engine); return the agent."""
+        self.check_fits(int(game.observation_size), int(game.num_actions),
+                        f"{game.name} with {game.num_players} player"
+                        f"{'' if game.num_players == 1 else 's'}")
+        return self
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """The move for the deciding seat (the policy must fit ``game``)."""
+        self.bind(game)
+        return super().act_on_state(game, state)
 
     @classmethod
     def load(cls, path: str | Path, deterministic: bool = True,
@@ -69,6 +117,7 @@ class PolicyAgent(Agent):
         layers, activation = _load_npz(str(file), stat.st_mtime_ns, stat.st_size)
         agent = cls(layers, activation, deterministic, seed)
         agent.name = f"policy:{Path(path).stem}"
+        agent.path = str(path)
         return agent
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
@@ -82,9 +131,11 @@ class PolicyAgent(Agent):
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """The best (or a sampled) legal action."""
         mask = np.asarray(observation["action_mask"]).astype(bool)
+        vector = np.asarray(observation["observation"])
+        self.check_fits(vector.shape[-1] if vector.ndim else 0, mask.shape[-1] if mask.ndim else 0)
         if not mask.any():
             raise ValueError("PolicyAgent was asked to act with an all-zero action mask")
-        logits = np.where(mask, self.logits(observation["observation"]), -np.inf)
+        logits = np.where(mask, self.logits(vector), -np.inf)
         if self.deterministic:
             return int(np.argmax(logits))
         probs = np.exp(logits - logits.max())
