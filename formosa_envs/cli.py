@@ -289,7 +289,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Hand over to ``training.evaluate`` (its own flags: ``formosa tournament -h``)."""
-    return _hand_over("training.evaluate", args.rest, _check_tournament_flags)
+    return _hand_over("training.evaluate", args.rest, _check_tournament_flags, entry="run")
 
 
 def _pre_parser(command: str) -> argparse.ArgumentParser:
@@ -335,11 +335,13 @@ def _check_tournament_flags(argv: list[str]) -> None:
         check_output_folder(known.out, "--out")
 
 
-def _hand_over(module: str, argv: list[str], check: Callable[[list[str]], None]) -> int:
-    """``check`` the flags checked here, then run ``module.main(argv)``."""
+def _hand_over(module: str, argv: list[str], check: Callable[[list[str]], None],
+               entry: str = "main") -> int:
+    """``check`` the flags checked here, then run ``module.<entry>(argv)`` (an entry that
+    raises on bad input, so the error is printed as ``formosa CMD: error: ...``)."""
     try:
         check(argv)
-        return int(_extra(module).main(argv) or 0)
+        return int(getattr(_extra(module), entry)(argv) or 0)
     except SystemExit as exc:  # its own argparse: -h, or a bad command line
         return _exit_status(exc)
     except (ValueError, FileNotFoundError) as exc:  # bad options, specs, files

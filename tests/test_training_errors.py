@@ -416,7 +416,7 @@ def test_errors_are_formosa_errors() -> None:
 # --- python -m training.evaluate ----------------------------------------------------------
 
 @pytest.mark.parametrize(("flag", "value", "needle"), [
-    ("--players", "1", "from 2"), ("--players", "x", "whole number"),
+    ("--players", "1", ">= 2"), ("--players", "x", "whole number"),
     ("--games", "0", "from 1"), ("--games", "100000000", "10,000,000"),
     ("--seed", "-5", ">= 0"), ("--workers", "0", "from 1"), ("--workers", "257", "256")])
 def test_evaluate_flags_are_bounded(capsys, flag: str, value: str, needle: str) -> None:
@@ -441,6 +441,8 @@ def test_evaluate_bad_spec_is_one_line(capsys) -> None:
     from training.evaluate import cli
     assert cli(["flowers", "--agents", "random,nosuchagent", "--games", "2", "--quiet"]) == 2
     one_line_error(capsys.readouterr().err, "nosuchagent")
+    assert cli(["flowers", "--agents", "random,random", "--players", "99", "--quiet"]) == 2
+    one_line_error(capsys.readouterr().err, "2-4 players", "99")
 
 
 @pytest.mark.timeout(60)

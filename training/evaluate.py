@@ -62,6 +62,7 @@ from formosa_envs.tools.usage import (
     MAX_WORKERS,
     OneLineParser,
     check_output_folder,
+    int_at_least,
     int_between,
     non_negative_int,
 )
@@ -73,7 +74,6 @@ from .ratings import AgentStats
 from .tournament_report import CSV_FIELDS, plot_result, save_result  # noqa: F401 (re-exported)
 
 PROG = "python -m training.evaluate"
-MAX_SEATS = max(info.max_players for info in GAMES.values())  # --players (per game: _validate)
 
 AgentFactory = Callable[[str, str, int], Agent]
 
@@ -300,8 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help=f"game name: {', '.join(sorted(GAMES))}")
     p.add_argument("--agents", required=True,
                    help="comma-separated agent specs, e.g. random,heuristic,mcts:200,policy:m.npz")
-    p.add_argument("--players", type=int_between(2, MAX_SEATS), default=2,
-                   help=f"seats per table, 2 to {MAX_SEATS} (default 2)")
+    p.add_argument("--players", type=int_at_least(2), default=2,
+                   help="seats per table, >= 2 and within the game's player range (default 2)")
     p.add_argument("--games", type=int_between(1, MAX_GAMES), default=100,
                    help="games PER TABLE (one table per combination of agents), rounded up to "
                         "a multiple of --players so every seat rotation is played equally "
@@ -330,12 +330,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
+def run(argv: list[str] | None = None) -> int:
     """Run a tournament from the command line, print the table, optionally save files.
 
     A bad command line exits with status 2 (one line); bad options, agent specs and
     unusable ``--out``/``--record`` folders raise a :class:`FormosaError` before any game
-    is played (:func:`cli` prints those as one line, status 2).
+    is played (:func:`main` prints those as one line, status 2; ``formosa tournament``
+    prints them under its own name).
     """
     from formosa_envs.cli import parse_options
     args = build_parser().parse_args(argv)
@@ -368,9 +369,12 @@ def _check_destinations(args: argparse.Namespace) -> None:
         check_output_folder(args.out, "--out")
 
 
-def cli(argv: list[str] | None = None) -> int:
-    """``python -m training.evaluate``: :func:`main`, bad input as one line and status 2."""
-    return run_console(PROG, main, argv)
+def main(argv: list[str] | None = None) -> int:
+    """``python -m training.evaluate``: :func:`run`, bad input as one line and status 2."""
+    return run_console(PROG, run, argv)
+
+
+cli = main  # the same name as the other training entry points
 
 
 def save_game_records(result: TournamentResult, folder: str | Path) -> list[Path]:
@@ -387,4 +391,4 @@ def save_game_records(result: TournamentResult, folder: str | Path) -> list[Path
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(cli())
+    raise SystemExit(main())

@@ -59,6 +59,18 @@ def int_between(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def int_at_least(low: int) -> Callable[[str], int]:
+    """argparse type: an integer >= ``low`` (the upper bound is checked elsewhere, e.g.
+    a game's own player range)."""
+    def parse(text: str) -> int:
+        value = _integer(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be a whole number >= {low}, got {text!r}")
+        return value
+    parse.__name__ = f"int_at_least_{low}"
+    return parse
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
     value = _integer(text)
