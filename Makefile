@@ -32,11 +32,13 @@ run: $(VENV)/.train
 simulate: $(VENV)/.core
 	$(BIN)/formosa simulate flowers --players 3 --games 1000 --seed 0
 
-## test: set up the dev tools, lint, run the default suite, the Ray RLlib tests and the
+## test: set up the dev tools, lint, run the default suite, the PettingZoo-floor check (fresh
+## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests and the
 ## browser tests (headless Chromium from Debian's packages, installed here when missing)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
 	$(BIN)/python -m pytest -m rllib
 	$(BIN)/python -m pytest -m browser
 
