@@ -308,3 +308,27 @@ def test_shipped_files_load_through_their_option_and_play(game: str, option: str
             legal = g.legal_actions(s)
             g.apply_action(s, legal[int(rng.integers(len(legal)))])
     g.check_invariants(s)
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_device_files_are_refused_without_reading_them(special: str) -> None:
+    """A device (or FIFO) reports size 0 but may never end: refused as not a regular file
+    before a byte is read (``/dev/zero`` used to be read until the memory ran out)."""
+    with pytest.raises(DataError, match=f"data file {special} is not a regular file"):
+        read_toml(special)
+
+
+def test_a_fifo_is_refused(tmp_path: Path) -> None:
+    """A named pipe would block or stream for ever: refused as not a regular file."""
+    import os
+    fifo = tmp_path / "cards.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(DataError, match="is not a regular file"):
+        make_game("flowers", card_file=str(fifo))
+
+
+def test_a_name_too_long_is_a_data_error_with_a_short_message() -> None:
+    """An over-long path is a DataError (not a raw OSError) whose message stays short."""
+    with pytest.raises(DataError, match="cannot be read") as info:
+        make_game("flowers", card_file="a" * 5000)
+    assert len(str(info.value)) < 400

@@ -14,7 +14,7 @@ import pytest
 import formosa_envs
 from formosa_envs.core.args import ArgumentError, CallOrderError
 from formosa_envs.core.engine import CHANCE
-from formosa_envs.core.errors import FormosaError, IllegalActionError
+from formosa_envs.core.errors import ConfigError, FormosaError, IllegalActionError
 from formosa_envs.envs import SingleAgentEnv
 from formosa_envs.games import GAMES, make_game
 
@@ -145,6 +145,16 @@ def test_apply_chance_on_a_finished_game_and_at_a_decision(played: tuple) -> Non
         game.apply_chance(game.clone(s), rng)
 
 
+def test_sample_chance_without_a_pending_chance_event(played: tuple) -> None:
+    """sample_chance at a player decision or after the end is refused (Flowers returned a
+    deck card, the other games raised numpy's ValueError)."""
+    game, s, over = played
+    rng = np.random.default_rng(0)
+    for state in (s, over):
+        with pytest.raises(IllegalActionError, match="no chance event is pending"):
+            game.sample_chance(game.clone(state), rng)
+
+
 def test_apply_chance_and_resolve_chance_need_a_generator() -> None:
     game = make_game("flowers", num_players=2)
     s = game.new_initial_state()
@@ -268,3 +278,12 @@ def test_single_agent_env_refuses_steps_after_truncation(monkeypatch: pytest.Mon
         assert not terminated
     with pytest.raises(CallOrderError, match="terminated or truncated"):
         env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+@pytest.mark.parametrize("options", [{"game": ["flowers"]}, {"render_mode": ["ansi"]},
+                                     {"reward_mode": {}}], ids=repr)
+def test_unhashable_env_options_are_config_errors(options: dict[str, Any]) -> None:
+    """Unhashable values raised TypeError from the membership test; now a ConfigError."""
+    options = {"game": "flowers", **options}
+    with pytest.raises(ConfigError):
+        formosa_envs.raw_env(**options)

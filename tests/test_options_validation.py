@@ -151,3 +151,24 @@ def test_docs_list_every_option_with_its_allowed_values() -> None:
         for name, spec in option_specs(cls).items():
             row = f"| {game} | `{name}` | `{defaults[name]!r}` | {spec.allowed()} |"
             assert row in docs, row
+
+
+def test_numpy_integers_and_booleans_are_plain_options() -> None:
+    """A sweep driven by numpy values: np.int64 / np.bool_ options act as int / bool (they
+    were refused as "must be an integer"), and the config holds plain Python values."""
+    import numpy as np
+    game = make_game("tea", num_players=np.int64(3), merchant_cards=np.int64(24),
+                     advanced=np.bool_(True))
+    assert game.config.num_players == 3 and type(game.config.num_players) is int
+    assert game.config.merchant_cards == 24 and game.config.advanced is True
+    flowers = make_game("flowers", num_players=np.int8(2), current_month=np.int16(5))
+    assert type(flowers.config.current_month) is int
+    with pytest.raises(ConfigError, match="must be an integer from 1 to 120"):
+        make_game("flowers", target_vp=np.int64(10**9))
+
+
+@pytest.mark.parametrize("name", [["flowers"], None, 3, "Flowers"])
+def test_a_game_name_that_is_not_a_known_string(name: Any) -> None:
+    """make_game(['x']) raised TypeError (unhashable); every bad name is a ConfigError."""
+    with pytest.raises(ConfigError, match="unknown game"):
+        make_game(name)

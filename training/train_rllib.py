@@ -346,13 +346,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def require_ray() -> None:
     """Raise :class:`ConfigError` with the install hint unless Ray RLlib can be imported."""
-    import importlib.util
+    # A real import: find_spec would answer from sys.modules for an already-loaded
+    # ray.rllib even where ``ray`` itself can no longer be imported.
     try:
-        found = importlib.util.find_spec("ray.rllib") is not None
-    except (ImportError, ValueError) as exc:  # no ray (or a broken one)
+        import ray  # noqa: F401
+        import ray.rllib  # noqa: F401
+    except ImportError as exc:  # no ray (or one without RLlib)
         raise ConfigError(f"{INSTALL_HINT} ({exc})") from None
-    if not found:
-        raise ConfigError(f"{INSTALL_HINT} (ray.rllib is not installed)")
 
 
 def cli(argv: list[str] | None = None) -> int:

@@ -17,6 +17,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+import numpy as np
+
 from .errors import ConfigError
 
 C = TypeVar("C")
@@ -131,9 +133,19 @@ def build_config(cls: type[C], game: str, **kwargs: Any) -> C:
         raise ConfigError(f"unknown option(s) {unknown} for game {game!r}; "
                           f"valid options are {valid}")
     try:
-        return cls(**kwargs)
+        return cls(**{k: _plain(v) for k, v in kwargs.items()})
     except TypeError as exc:
         raise ConfigError(f"bad options for game {game!r}: {exc}") from None
+
+
+def _plain(value: Any) -> Any:
+    """numpy integers and booleans as Python ``int``/``bool`` (a sweep driven by numpy
+    values passes ``np.int64(3)``); anything else unchanged, to be checked as given."""
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
 
 
 def check_player_count(game: str, num_players: Any, lo: int, hi: int) -> None:

@@ -115,25 +115,34 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     if not isinstance(path, (str, Path)) or not str(path).strip():
         raise DataError(f"a data file must be given as a path, got {path!r}")
     path = Path(path)
-    if path.is_dir():
-        raise DataError(f"data file {path} is a folder, not a TOML file")
+    shown = _shown_path(path)
     try:
-        size = path.stat().st_size
-        data = path.read_bytes() if size <= MAX_FILE_BYTES else None
+        if path.is_dir():
+            raise DataError(f"data file {shown} is a folder, not a TOML file")
+        if path.exists() and not path.is_file():  # a device, a FIFO, a socket
+            raise DataError(f"data file {shown} is not a regular file")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)  # never more, whatever stat says
     except FileNotFoundError:
-        raise DataError(f"data file not found: {path}") from None
+        raise DataError(f"data file not found: {shown}") from None
     except OSError as exc:
-        raise DataError(f"data file {path} cannot be read: {exc.strerror or exc}") from None
-    if data is None:
-        raise DataError(f"data file {path} is {size} bytes; a data file holds at most "
-                        f"{MAX_FILE_BYTES} bytes")
+        raise DataError(f"data file {shown} cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise DataError(f"data file {shown} is over {MAX_FILE_BYTES} bytes; a data file "
+                        f"holds at most {MAX_FILE_BYTES} bytes")
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise DataError(f"data file {path} is not UTF-8 text (a binary file?): byte "
+        raise DataError(f"data file {shown} is not UTF-8 text (a binary file?): byte "
                         f"{exc.start} cannot be decoded") from None
     except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
-        raise DataError(f"data file {path} is not valid TOML: {exc}") from None
+        raise DataError(f"data file {shown} is not valid TOML: {exc}") from None
+
+
+def _shown_path(path: Path, limit: int = 200) -> str:
+    """``path`` for an error message, shortened in the middle past ``limit`` characters."""
+    text = str(path)
+    return text if len(text) <= limit else f"{text[:limit // 2]}...{text[-limit // 2:]}"
 
 
 def load_rows(path: str | Path, table: str, row_class: type[R], *,

@@ -28,7 +28,7 @@ import numpy as np
 
 from .actions import ActionSpace
 from .args import guard_entry_points
-from .errors import StateFormatError
+from .errors import IllegalActionError, StateFormatError
 from .ranking import rank_returns, ranks_of, shares_of, top_positions
 from .schema import StateSchema, check_schema
 from .serialize import state_from_dict, state_to_dict
@@ -161,8 +161,12 @@ class Game(ABC):
         return mask
 
     def sample_chance(self, state: Any, rng: np.random.Generator) -> int:
-        """Draw one chance outcome with the caller's generator."""
+        """Draw one chance outcome with the caller's generator; ``IllegalActionError``
+        when no chance event is pending (a player decision, or the game is over)."""
         outcomes = self.chance_outcomes(state)
+        if not outcomes:
+            raise IllegalActionError("sample_chance called but no chance event is pending: "
+                                     + self.decision_description(state))
         probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
         index = int(rng.choice(len(outcomes), p=probs / probs.sum()))
         return outcomes[index][0]

@@ -257,12 +257,13 @@ def render_state(game: Game, state: Any, mode: str, viewer: int | None = None) -
 
 def _check_env_options(game: str, render_mode: str | None, reward_mode: str,
                        max_game_length: int | None) -> None:
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise ConfigError(f"unknown game {game!r}; available: {sorted(GAMES)}")
-    if render_mode is not None and render_mode not in RENDER_MODES:
+    if render_mode is not None and (not isinstance(render_mode, str)
+                                    or render_mode not in RENDER_MODES):
         raise ConfigError(f"render_mode must be one of {RENDER_MODES} or None, "
                           f"got {render_mode!r}")
-    if reward_mode not in REWARD_MODES:
+    if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
         raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
     if max_game_length is not None and (isinstance(max_game_length, bool) or not isinstance(
             max_game_length, int) or max_game_length < 1):

@@ -47,7 +47,7 @@ class SingleAgentEnv(gym.Env):
         n = self.game.num_players
         if learner_seat != "rotate" and learner_seat not in range(n):
             raise ConfigError(f"learner_seat must be 'rotate' or 0..{n - 1}, got {learner_seat!r}")
-        if reward_mode not in REWARD_MODES:
+        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
             raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} "

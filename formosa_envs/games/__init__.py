@@ -38,7 +38,7 @@ GAMES: dict[str, GameInfo] = {
 
 def make_game(name: str, **options: Any) -> Any:
     """Build the engine of game ``name`` from keyword options (validated)."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ConfigError(f"unknown game {name!r}; available: {sorted(GAMES)}")
     module = importlib.import_module(GAMES[name].module)
     return module.make_game(**options)

@@ -13,6 +13,7 @@ import numpy as np
 from formosa_envs.core.actions import ActionSpace
 from formosa_envs.core.decisions import Handler
 from formosa_envs.core.engine import CHANCE
+from formosa_envs.core.errors import IllegalActionError
 from formosa_envs.core.schema import StateSchema
 from formosa_envs.core.stack_game import StackGame
 
@@ -95,6 +96,9 @@ class FlowersGame(StackGame):
 
     def sample_chance(self, state: FlowersState, rng: np.random.Generator) -> int:
         """A uniformly random deck card (every chance node is a draw)."""
+        if state.over or state.stack[-1].player != CHANCE:
+            raise IllegalActionError("sample_chance called but no chance event is pending: "
+                                     + self.decision_description(state))
         deck = state.deck
         return deck[int(rng.random() * len(deck))]
 
