@@ -284,3 +284,78 @@ def test_taiwan_card_backed_laws(n: int) -> None:
     ]
     for corrupt, fields in cases:
         _expect_broken(game, s, corrupt, *fields)
+
+
+# ----- Taiwan: the last round; Dadaocheng: the phase agrees with the stack ----------------
+
+def _load_names(game: Any, bad: Any, field: str) -> None:
+    """Both ``check_conservation`` and ``from_json`` of ``bad`` refuse it, naming ``field``."""
+    with pytest.raises(StateFormatError) as info:
+        game.check_conservation(bad)
+    assert _field_of(info.value) == field, f"named the wrong field: {info.value}"
+    with pytest.raises(StateFormatError) as info:
+        game.from_json(game.to_json(bad))
+    assert _field_of(info.value) == field, f"named the wrong field: {info.value}"
+
+
+def _taiwan_empty(s: Any) -> int:
+    piles = sum(1 for t, pile in enumerate(s.piles) if s.in_game[t] and pile == 0)
+    return piles + sum(1 for d, up in enumerate(s.face_up) if up < 0 and not s.decks[d])
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS["taiwan"])
+def test_taiwan_final_round_needs_the_end_trigger(n: int) -> None:
+    """T-7.4, R-19: the last round starts only after a round ended with at least N empty
+    piles/decks, so ``final_round`` in round 1, or with fewer than N empty, is refused."""
+    game, s = _mid_game("taiwan", n, lambda s: s.phase == 2)  # round 1, an action turn
+    assert s.round == 1 and not s.final_round
+    bad = s.clone()
+    bad.final_round = True
+    _load_names(game, bad, "final_round")
+    game, s = _mid_game("taiwan", n, lambda s: s.round >= 2 and s.phase == 2 and
+                        _taiwan_empty(s) < n)
+    bad = s.clone()
+    bad.final_round = True
+    _load_names(game, bad, "final_round")
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS["taiwan"])
+def test_taiwan_triggered_end_must_be_flagged_in_the_dice_phase(n: int) -> None:
+    """T-7.4: the dice phase changes no pile or deck, so N empty there were empty at the
+    last round end: flow set ``final_round`` then, and a save without it is refused."""
+    game, s = _mid_game("taiwan", n, lambda s: s.final_round and s.phase == 1)
+    assert _taiwan_empty(s) >= n
+    game.from_json(game.to_json(s))  # the real state loads
+    bad = s.clone()
+    bad.final_round = False
+    _load_names(game, bad, "final_round")
+
+
+def _ddc_game(n: int, sides: str | None = None) -> Any:
+    return make_game("dadaocheng", num_players=n,
+                     **({"two_player_sides": sides} if sides else {}))
+
+
+DDC_SETUPS = [(n, None) for n in PLAYER_COUNTS["dadaocheng"]] + [(2, "adjacent")]
+
+
+@pytest.mark.parametrize(("n", "sides"), DDC_SETUPS)
+def test_dadaocheng_phase_agrees_with_the_stack(n: int, sides: str | None) -> None:
+    """DDC-2, DDC-3: a mid-game save switched to SETUP (its stack holds turn frames), and a
+    setup save switched to TURNS (its stack holds setup frames only), are refused."""
+    game, rng = _ddc_game(n, sides), np.random.default_rng(5)
+    s = game.new_initial_state()
+    while s.phase == 0:
+        assert s.setup_step in (1, 2)
+        bad = s.clone()
+        bad.phase = 1
+        _load_names(game, bad, "phase")
+        _step(game, s, rng)
+    while not (s.round >= 5 and game.current_player(s) >= 0
+               and (n == 1 or "purchase" in [d.kind for d in s.stack])):  # solo: rarely
+        assert not game.is_terminal(s)
+        _step(game, s, rng)
+    game.from_json(game.to_json(s))  # the real state loads
+    bad = s.clone()
+    bad.phase = 0
+    _load_names(game, bad, "phase")

@@ -30,6 +30,7 @@ LOOP_GIFT = 2     # cubes each other player takes after a loop, once per turn (D
 def check_state(game: DadaochengGame, s: DadaochengState) -> None:
     """Raise ``StateFormatError`` naming the first broken law."""
     n = game.num_players
+    _check_phase(s, n)
     _check_grid(s)
     _check_sides(game, s, n)
     for p in range(n):
@@ -37,6 +38,47 @@ def check_state(game: DadaochengGame, s: DadaochengState) -> None:
     _check_cards(game, s, n)
     _check_events(game, s, n)
     _check_flow(s, n)
+
+
+SETUP_DONE = 3
+"""``setup_step`` once setup is over (``flow.setup_step`` ran its steps 0, 1 and 2)."""
+SETUP_PENDING = {1: frozenset({"place_disc"}), 2: frozenset({"ship_reveal", "start_player"})}
+"""The frames each setup step leaves on the stack (step 0 and the last step leave none)."""
+SETUP_KINDS = frozenset().union(*SETUP_PENDING.values())
+TURN_ANCHORS = frozenset({"stage4", "purchase", "end_turn", "next_turn", "start_round"})
+"""The frame at the bottom of a turn's stack: every other turn frame sits above one."""
+
+
+def _check_phase(s: DadaochengState, n: int) -> None:
+    """``phase`` agrees with the decision stack, ``setup_step`` with both (DDC-2, DDC-3).
+
+    Setup step 1 queues the disc layout (``place_disc``), step 2 the ship reveals and,
+    with 2+ players, the start player; the last step leaves setup and starts turn 1. A
+    turn's stack rests on one of :data:`TURN_ANCHORS` and never holds ``start_player``.
+    """
+    kinds = [d.kind for d in s.stack]
+    if s.phase == Phase.SETUP:
+        require(not s.over, "phase", "is SETUP (0), but the game is over")
+        odd = sorted({k for k in kinds if k not in SETUP_KINDS})
+        require(not odd, "phase", f"is SETUP (0), but the stack holds turn decisions {odd}; "
+                f"setup only queues {sorted(SETUP_KINDS)}")
+        pending = SETUP_PENDING.get(s.setup_step, frozenset())
+        require(set(kinds) <= pending, "setup_step", f"is {s.setup_step}, but the stack "
+                f"holds {sorted(set(kinds))}; step 1 queues place_disc, step 2 ship_reveal "
+                "and start_player")
+        if s.setup_step == 2:
+            require(min(s.cell_disc) >= 0, "cell_disc", "every disc is placed at step 1")
+            require(n > 1 or "start_player" not in kinds, "stack",
+                    "the solo game has no start player to draw")
+        return
+    require("start_player" not in kinds, "phase", "is TURNS (1), but the stack holds "
+            "start_player, a setup decision")
+    require(s.over or bool(kinds) and kinds[0] in TURN_ANCHORS, "phase",
+            f"is TURNS (1), but the stack's bottom frame is "
+            f"{kinds[0] if kinds else 'missing'}; a turn rests on one of "
+            f"{sorted(TURN_ANCHORS)}")
+    require(s.setup_step == SETUP_DONE, "setup_step", f"is {s.setup_step} during turns; "
+            f"setup ends at step {SETUP_DONE}")
 
 
 def _check_grid(s: DadaochengState) -> None:

@@ -31,6 +31,33 @@ def check_state(game: TaiwanGame, s: TaiwanState) -> None:
         _check_holdings(game, s, p)
     _check_exclusive(game, s, n)
     _check_flow(s, n)
+    _check_final_round(s, n)
+
+
+def empty_piles_and_decks(s: TaiwanState) -> int:
+    """Empty building piles (of the types in the game) plus empty landmark decks (T-7.4)."""
+    empty = sum(1 for t, pile in enumerate(s.piles) if s.in_game[t] and pile == 0)
+    return empty + sum(1 for d in range(NUM_DECKS) if s.face_up[d] < 0 and not s.decks[d])
+
+
+def _check_final_round(s: TaiwanState, n: int) -> None:
+    """``final_round`` is set exactly when the end trigger held at the last round end.
+
+    Flow sets it at the end of a round with at least ``n`` empty piles/decks (T-7.4);
+    piles and decks only shrink, so the count still holds later. It is never set in
+    round 1 (no round has ended). The dice phase changes no pile or deck, so there the
+    count is the one flow saw: the flag must be set exactly when the count reaches ``n``.
+    """
+    empty = empty_piles_and_decks(s)
+    if s.final_round:
+        require(s.round >= 2 and s.phase != Phase.SETUP, "final_round",
+                f"is true in round {s.round}; the last round starts only after a round "
+                "has ended with the end triggered (T-7.4)")
+        require(empty >= n, "final_round", f"is true, but only {empty} piles/decks are "
+                f"empty; the {n}-player end needs at least {n} (T-7.4)")
+    elif s.phase == Phase.DICE and s.round >= 2 and empty >= n:
+        require(False, "final_round", f"is false, but {empty} piles/decks were already "
+                f"empty at the end of round {s.round - 1}; {n} trigger the last round (T-7.4)")
 
 
 def _check_buildings(game: TaiwanGame, s: TaiwanState, n: int) -> None:
