@@ -17,6 +17,7 @@ from formosa_envs.core.invariants import (
     require,
 )
 
+from .setup_checks import check_setup
 from .state import HAND_LIMIT, ROUNDS, DadaochengState, Phase
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ def check_state(game: DadaochengGame, s: DadaochengState) -> None:
     _check_cards(game, s, n)
     _check_events(game, s, n)
     _check_flow(s, n)
+    check_setup(game, s)
 
 
 SETUP_DONE = 3
