@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.invariants import check_between, check_total, check_zones, require
 
-from .flow import RED_KEYS, TYPES_IN_GAME
+from .flow import RED_KEYS, TYPES_IN_GAME, flow_setup
 from .payment import FACTORY_KEYS
 from .state import LANDMARK0, MARKERS, NUM_DECKS, RESOURCES, Phase, TaiwanState
 
@@ -32,6 +32,7 @@ def check_state(game: TaiwanGame, s: TaiwanState) -> None:
     _check_exclusive(game, s, n)
     _check_flow(s, n)
     _check_final_round(s, n)
+    _check_setup(game, s)
 
 
 def empty_piles_and_decks(s: TaiwanState) -> int:
@@ -179,3 +180,29 @@ def _check_flow(s: TaiwanState, n: int) -> None:
         require(s.final_round and s.phase == Phase.ROUND_END, "over",
                 "is true, but the game ends only at the end of the final round (T-9)")
         require(not s.stack, "stack", "a finished game has no pending decision")
+
+
+def _check_setup(game: TaiwanGame, s: TaiwanState) -> None:
+    """During setup the stack holds exactly the draw of step ``setup_step - 1``; types
+    are drawn and decks turned up exactly for the steps already resolved (T-2)."""
+    if s.phase != Phase.SETUP:
+        return
+    step = s.setup_step - 1
+    if step >= 0:
+        scratch = s.clone()
+        scratch.stack, scratch.setup_step = [], step
+        flow_setup(game, scratch)
+        require(s.stack == scratch.stack, "stack", f"holds {[d.kind for d in s.stack]} "
+                f"{[list(d.ctx) for d in s.stack]} at setup_step {s.setup_step}; setup step "
+                f"{step} queues exactly {[(d.kind, list(d.ctx)) for d in scratch.stack]}")
+    types = min(max(step, 0), TYPES_IN_GAME)
+    require(sum(s.in_game) == types, "in_game", f"marks {sum(s.in_game)} building types; "
+            f"setup has drawn {types} at setup_step {s.setup_step}")
+    for deck in range(NUM_DECKS):
+        shown = step > TYPES_IN_GAME + deck
+        require((s.face_up[deck] >= 0) == shown,
+                f"face_up[{deck}]", f"is {s.face_up[deck]}; the deck is "
+                f"{'turned up' if shown else 'not turned up yet'} at setup_step {s.setup_step}")
+    require(step > TYPES_IN_GAME + NUM_DECKS or s.start_player == s.turn == 0,
+            "start_player", f"is {s.start_player} (turn {s.turn}) before it is drawn; a new "
+            "game has 0")
