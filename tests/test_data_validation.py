@@ -332,3 +332,27 @@ def test_a_name_too_long_is_a_data_error_with_a_short_message() -> None:
     with pytest.raises(DataError, match="cannot be read") as info:
         make_game("flowers", card_file="a" * 5000)
     assert len(str(info.value)) < 400
+
+
+def test_an_edited_data_file_is_read_again(tmp_path: Path) -> None:
+    """Loaders memoise by path, size and modification time: the same file twice is one
+    read, an edited file is read again (a cache by path kept the old rows)."""
+    import os
+    rows = [dataclasses.asdict(b) for b in taiwan.load_buildings()]
+    path = tmp_path / "buildings.toml"
+
+    def write(workers: int, stamp: int) -> None:
+        rows[0]["workers"] = workers
+        lines = []
+        for row in rows:
+            lines += ["[[building]]", *(f"{k} = {json.dumps(v)}" for k, v in row.items()), ""]
+        path.write_text("\n".join(lines), encoding="utf-8")
+        os.utime(path, ns=(stamp, stamp))  # a distinct modification time on any file system
+
+    write(2, 10**18)
+    first = taiwan.load_buildings(str(path))
+    assert first[0].workers == 2 and taiwan.load_buildings(str(path)) is first
+    write(1, 2 * 10**18)
+    assert taiwan.load_buildings(str(path))[0].workers == 1
+    game = make_game("taiwan", num_players=2, building_file=str(path))
+    assert game.buildings[0].workers == 1

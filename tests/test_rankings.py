@@ -207,3 +207,22 @@ def test_tournament_games_are_ranked_by_the_game(monkeypatch: pytest.MonkeyPatch
     for r in result.records:
         assert r.scores == [0.0, 0.0] and sorted(r.wins) in ([0.0, 1.0], [0.5, 0.5])
     assert any(sorted(r.wins) == [0.0, 1.0] for r in result.records)
+
+
+def test_terminal_play_names_winners_by_the_tie_break(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`formosa play` printed every top scorer (VP alone) and a lost solo game's seat."""
+    import io
+
+    from formosa_envs.tools import play
+    _, tied = taiwan_tie([10, 10], [3, 7])
+    monkeypatch.setattr(play, "_play_out", lambda *args: tied)
+    out = io.StringIO()
+    play.play_session("taiwan", 2, [object(), object()], seed=0, out=out)
+    assert "winner(s): [1]" in out.getvalue()
+    monkeypatch.undo()
+    from agents import make_agent
+    out = io.StringIO()  # a random solo player misses the 50 PP objective: nobody wins
+    scores = play.play_session("dadaocheng", 1, [make_agent("random", "dadaocheng", seed=0)],
+                               seed=0, out=out)
+    assert scores is not None and scores[0] < 50
+    assert "winner(s): none (the objective was not reached)" in out.getvalue()

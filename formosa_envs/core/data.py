@@ -17,8 +17,11 @@ pictures); ``docs/data-files.md`` lists them and why.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import os
 import sys
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,6 +40,7 @@ MAX_TEXT, MAX_NOTE = 200, 4000
 IDENTITY_KEYS = ("id", "key", "code", "name", "track", "tile", "space", "face")
 """Keys quoted in error messages to name a row (as present in the raw row)."""
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -267,3 +271,32 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def cached_by_file(load: Callable[[Any], T]) -> Callable[..., T]:
+    """Memoise a loader ``load(path=None)`` by the file's path, size and modification time,
+    so loading the same file twice is free but an edited file is read again (a plain
+    cache by path kept serving the old rows in a notebook session)."""
+    cache: dict[Any, T] = {}
+
+    @functools.wraps(load)
+    def cached(path: Any = None) -> T:
+        key = _file_key(path)
+        if key not in cache:
+            if len(cache) >= 32:
+                cache.clear()
+            cache[key] = load(path)
+        return cache[key]
+
+    cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+    return cached
+
+
+def _file_key(path: Any) -> Any:
+    if path is None or not isinstance(path, (str, os.PathLike)):
+        return ("arg", repr(path))
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return ("arg", repr(path))
+    return (os.fspath(path), st.st_mtime_ns, st.st_size, st.st_ino)

@@ -11,7 +11,10 @@ last (the self-play attribution bug fixed in PettingZoo PR #1203).
 carries the same mask. Winners and ranks follow the game's ordering with its
 tie-breaks (``Game.ranking_keys``), as in the AEC env. ``step``, ``action_masks`` and
 ``render`` before ``reset()``, and ``step`` once the episode has terminated or been
-truncated, raise ``CallOrderError``; a bad seed raises ``ArgumentError``.
+truncated, raise ``CallOrderError``; a bad seed raises ``ArgumentError``. An illegal
+action raises ``IllegalActionError`` (nothing applied), or, with ``illegal_action="lose"``,
+ends the episode with reward -1 (what gymnasium's ``check_env``, which steps random
+actions, and learners without a mask need).
 """
 
 from __future__ import annotations
@@ -25,10 +28,16 @@ from gymnasium import spaces
 
 from formosa_envs.core.args import CallOrderError, before_reset, check_seed
 from formosa_envs.core.engine import CHANCE, TERMINAL
-from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.games import make_game
 
 from .aec import REWARD_MODES, final_rewards, render_state
+
+ILLEGAL_ACTION_MODES = ("raise", "lose")
+"""``SingleAgentEnv(illegal_action=...)``: raise ``IllegalActionError`` (the default, for
+masked learners), or end the episode as a loss (for checkers and unmasked learners)."""
+ILLEGAL_REWARD = -1.0
+"""The reward of an illegal action under ``illegal_action="lose"``."""
 
 OpponentFactory = Callable[[np.random.Generator, int], Sequence[Any]]
 """``factory(rng, count)`` returns ``count`` agents for the non-learner seats."""
@@ -42,7 +51,7 @@ class SingleAgentEnv(gym.Env):
     def __init__(self, game: str = "flowers", opponents: OpponentFactory | None = None,
                  learner_seat: int | str = "rotate", reward_mode: str = "rank",
                  render_mode: str | None = None, shaping: float = 0.0,
-                 **options: Any) -> None:
+                 illegal_action: str = "raise", **options: Any) -> None:
         self.game = make_game(game, **options)
         n = self.game.num_players
         if learner_seat != "rotate" and learner_seat not in range(n):
@@ -52,6 +61,10 @@ class SingleAgentEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} "
                               f"or None, got {render_mode!r}")
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
+                              f"got {illegal_action!r}")
+        self.illegal_action = illegal_action
         self.game_name = game
         self.opponents_factory = opponents or random_opponents
         self.learner_seat_option = learner_seat
@@ -94,11 +107,20 @@ class SingleAgentEnv(gym.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action, let the opponents play, return the learner's view.
 
-        An action the rules do not allow raises ``IllegalActionError`` (nothing applied)."""
+        An action the rules do not allow raises ``IllegalActionError`` (nothing applied);
+        with ``illegal_action="lose"`` it ends the episode instead, with reward -1 and
+        ``info["illegal_action"] = True`` (the state is left as it was)."""
         if self.state is None or self._ended:
             raise self._call_order_error("step")
         before = self._potential() if self.shaping else 0.0
-        self.game.apply_action(self.state, _action_id(action))
+        try:
+            self.game.apply_action(self.state, _action_id(action))
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._ended = True
+            return self._obs(), ILLEGAL_REWARD, True, False, {**self._info(),
+                                                              "illegal_action": True}
         self._advance()
         terminated = self.game.is_terminal(self.state)
         truncated = not terminated and self.state.decisions >= self.game.max_game_length

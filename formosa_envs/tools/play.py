@@ -85,9 +85,7 @@ def play_session(game_name: str, num_players: int, seats: list[Any], seed: int |
         return None
     out.write("\n" + game.render(state) + "\n")
     scores = game.scores(state)
-    best = max(scores)
-    winners = [p for p, s in enumerate(scores) if s == best]
-    out.write(f"Final scores: {scores}; winner(s): {winners}\n")
+    out.write(f"Final scores: {scores}; winner(s): {_winners_text(game, state)}\n")
     if record_path:
         from .record import new_record, save_record
         record = new_record(game_name, num_players, options, chance_seed,
@@ -119,3 +117,11 @@ def _play_out(game: Any, seats: list[Any], seed: int, out: TextIO,
         steps.append([int(player), int(action), game.action_label(state, action)])
         game.apply_action(state, action)
     return state
+
+
+def _winners_text(game: Any, state: Any) -> str:
+    """The winners by the game's own ordering (its tie-breaks; a solo game's objective)."""
+    if not game.is_terminal(state):
+        return "none (the game was cut off before its end)"
+    winners = game.winners(state)
+    return str(winners) if winners else "none (the objective was not reached)"

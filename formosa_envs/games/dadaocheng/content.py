@@ -8,11 +8,11 @@ the config's file options.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from formosa_envs.core.data import bounded, check_ids, load_rows, require, row_id
+from formosa_envs.core.data import bounded, cached_by_file, check_ids, load_rows, require, row_id
 from formosa_envs.core.errors import DataError
 
 from .layouts import layout_table
@@ -99,7 +99,7 @@ class Event:
     note: str = ""
 
 
-@lru_cache(maxsize=8)
+@cached_by_file
 def load_discs(path: str | None = None) -> tuple[Disc, ...]:
     """16 discs, exactly 4 with a black sun side, no disc with one colour twice."""
     file = Path(path) if path else DATA_DIR / "discs.toml"
@@ -119,7 +119,7 @@ def load_discs(path: str | None = None) -> tuple[Disc, ...]:
     return discs
 
 
-@lru_cache(maxsize=8)
+@cached_by_file
 def load_ships(path: str | None = None) -> tuple[Ship, ...]:
     """The 36 ship cards (ids 0..35 in order), 12 per level; bounded costs and values."""
     file = Path(path) if path else DATA_DIR / "ships.toml"
@@ -133,7 +133,7 @@ def load_ships(path: str | None = None) -> tuple[Ship, ...]:
     return ships
 
 
-@lru_cache(maxsize=8)
+@cached_by_file
 def load_buildings(path: str | None = None) -> tuple[Building, ...]:
     """The five building types in id order with 4-colour costs and 4 pile sizes."""
     file = Path(path) if path else DATA_DIR / "buildings.toml"
@@ -147,7 +147,7 @@ def load_buildings(path: str | None = None) -> tuple[Building, ...]:
     return rows
 
 
-@lru_cache(maxsize=8)
+@cached_by_file
 def load_temple(path: str | None = None) -> tuple[int, ...]:
     """The colour code (or ``ANY``) each of the 6 die faces gives."""
     file = Path(path) if path else DATA_DIR / "board.toml"
@@ -158,7 +158,7 @@ def load_temple(path: str | None = None) -> tuple[int, ...]:
     return tuple(options.index(f.gives) for f in faces)
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def load_events() -> tuple[Event, ...]:
     """The 14 events, by year (1851 first)."""
     file = DATA_DIR / "events.toml"

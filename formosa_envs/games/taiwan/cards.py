@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from formosa_envs.core.data import bounded, load_rows, row_id
+from formosa_envs.core.data import bounded, cached_by_file, load_rows, row_id
 from formosa_envs.core.errors import DataError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -124,7 +123,7 @@ class Landmark(PrintedCard):
     note: str = ""
 
 
-@lru_cache(maxsize=8)
+@cached_by_file
 def load_buildings(path: str | Path | None = None) -> tuple[BuildingType, ...]:
     """Load and validate the 18 building types (the default file when ``path`` is None)."""
     file = Path(path) if path else DEFAULT_BUILDING_FILE
@@ -133,7 +132,7 @@ def load_buildings(path: str | Path | None = None) -> tuple[BuildingType, ...]:
     return rows
 
 
-@lru_cache(maxsize=8)
+@cached_by_file
 def load_landmarks(path: str | Path | None = None) -> tuple[Landmark, ...]:
     """Load and validate the 16 landmark cards (the default file when ``path`` is None)."""
     file = Path(path) if path else DEFAULT_LANDMARK_FILE
