@@ -136,7 +136,7 @@ def summarize(summary: SimulationSummary) -> str:
              _stat_line("decisions per game", decisions),
              _stat_line("rounds per game", rounds),
              _stat_line("final score (all seats)", scores.ravel()),
-             _stat_line("winning score", scores.max(axis=1)),
+             _stat_line("top score", scores.max(axis=1)),
              "win share by seat (ties split; 95% CI):"]
     wins = np.array([r.wins for r in recs], dtype=float)
     for seat in range(summary.num_players):
