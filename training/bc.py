@@ -1,0 +1,304 @@
+"""Behaviour cloning (issue 14, stage 1): a policy and a value network from teacher data.
+
+``python -m training.bc DATA_DIR --out RUN_DIR [--config training/configs/GAME_bc.toml]``
+reads a data folder of :mod:`training.imitation` and trains, with Adam on mini-batches
+(torch, CPU):
+
+* a **policy** MLP (``hidden``): masked cross-entropy on the teacher's action (illegal
+  actions get no probability);
+* a **value** MLP (``value_hidden``, its own tower): ``tanh`` output, mean squared error
+  on the seat's final return, weighted by ``value_weight``.
+
+The games (not the decisions) are split: ``holdout`` of them, drawn with ``seed``, are
+held out. Each epoch reports the train and held-out cross-entropy (and the held-out
+uniform-over-legal baseline), the held-out agreement with the teacher (masked argmax
+equal to its action) and the held-out value MSE. Training stops early after
+``patience`` epochs without a better held-out cross-entropy.
+
+Run folder: ``checkpoint.pt`` (torch state after every epoch: ``--resume`` continues
+from it, to the same result as an uninterrupted run), ``history.json`` (the epoch
+reports), ``best.npz`` (the epoch with the best held-out cross-entropy) and
+``final.npz`` (the last epoch), both in the format of :mod:`training.network_export`,
+playable as ``policy:RUN_DIR/best.npz``. Deterministic given the data, config and seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from formosa_envs.core.errors import ConfigError
+from formosa_envs.tools.usage import OneLineParser, check_output_folder, positive_int
+
+from .bc_config import BCConfig, default_config_path, load_bc_config
+from .console import run_console
+from .imitation import ImitationData, load_data, read_manifest
+from .network_export import save_network_npz
+
+PROG = "python -m training.bc"
+CHECKPOINT = "checkpoint.pt"
+EVAL_BATCH = 8192
+
+
+def mlp(inputs: int, hidden: list[int], outputs: int, activation: str) -> nn.Sequential:
+    """Linear layers of widths ``hidden`` with ``activation`` between them."""
+    act = nn.ReLU if activation == "relu" else nn.Tanh
+    layers: list[nn.Module] = []
+    for width in hidden:
+        layers += [nn.Linear(inputs, width), act()]
+        inputs = width
+    return nn.Sequential(*layers, nn.Linear(inputs, outputs))
+
+
+class CloneNet(nn.Module):
+    """A policy tower (action logits) and a value tower (one number, before tanh)."""
+
+    def __init__(self, inputs: int, actions: int, config: BCConfig) -> None:
+        super().__init__()
+        self.policy = mlp(inputs, config.hidden, actions, config.activation)
+        self.value = mlp(inputs, config.value_hidden, 1, config.activation)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Action logits and value (in [-1, 1]) for a batch of observations."""
+        return self.policy(x), torch.tanh(self.value(x)).squeeze(-1)
+
+
+def split_by_game(games: np.ndarray, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices of the training and held-out games (``holdout`` of the games, at least 1)."""
+    ids = np.unique(games)
+    if len(ids) < 2:
+        raise ConfigError(f"cloning needs data from at least 2 games (one is held out), got "
+                          f"{len(ids)}")
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0xBC,)))
+    count = min(len(ids) - 1, max(1, round(holdout * len(ids))))
+    held = rng.choice(ids, size=count, replace=False)
+    is_held = np.isin(games, held)
+    return np.flatnonzero(~is_held), np.flatnonzero(is_held)
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Logits with illegal actions at the float minimum (no NaN, no probability)."""
+    return logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
+
+
+class Tensors:
+    """The data as torch tensors (shared with the numpy arrays, no copy)."""
+
+    def __init__(self, data: ImitationData) -> None:
+        self.obs = torch.from_numpy(data.obs)
+        self.mask = torch.from_numpy(data.mask)
+        self.action = torch.from_numpy(data.action.astype(np.int64))
+        self.ret = torch.from_numpy(data.ret)
+
+    def batch(self, rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """``obs, mask, action, ret`` of ``rows``."""
+        return self.obs[rows], self.mask[rows], self.action[rows], self.ret[rows]
+
+
+def losses(net: CloneNet, batch: tuple[torch.Tensor, ...]
+           ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Per-row cross-entropy, per-row squared value error, per-row agreement (0/1)."""
+    obs, mask, action, ret = batch
+    logits, value = net(obs)
+    logits = masked_logits(logits, mask)
+    ce = nn.functional.cross_entropy(logits, action, reduction="none")
+    agree = (logits.argmax(dim=1) == action).float()
+    return ce, (value - ret) ** 2, agree
+
+
+def train_epoch(net: CloneNet, opt: torch.optim.Optimizer, data: Tensors, rows: np.ndarray,
+                config: BCConfig, epoch: int) -> float:
+    """One pass over ``rows`` in a shuffled order fixed by (seed, epoch); mean train CE."""
+    net.train()
+    gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
+    order = torch.from_numpy(rows)[torch.randperm(len(rows), generator=gen)]
+    total, count = 0.0, 0
+    for start in range(0, len(order), config.batch_size):
+        batch = data.batch(order[start:start + config.batch_size])
+        ce, sq, _ = losses(net, batch)
+        loss = ce.mean() + config.value_weight * sq.mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total, count = total + float(ce.detach().sum()), count + len(ce)
+    return total / max(count, 1)
+
+
+@torch.no_grad()
+def evaluate(net: CloneNet, data: Tensors, rows: np.ndarray) -> dict[str, float]:
+    """Held-out cross-entropy, agreement with the teacher, value MSE and the uniform
+    baseline (mean log of the number of legal actions)."""
+    net.eval()
+    sums = np.zeros(4)
+    index = torch.from_numpy(rows)
+    for start in range(0, len(index), EVAL_BATCH):
+        batch = data.batch(index[start:start + EVAL_BATCH])
+        ce, sq, agree = losses(net, batch)
+        uniform = torch.log(batch[1].sum(dim=1).float())
+        sums += [float(ce.sum()), float(agree.sum()), float(sq.sum()), float(uniform.sum())]
+    n = max(len(rows), 1)
+    return {"held_ce": sums[0] / n, "agreement": sums[1] / n, "value_mse": sums[2] / n,
+            "uniform_ce": sums[3] / n}
+
+
+def export(net: CloneNet, activation: str, path: Path) -> Path:
+    """Write ``net`` as a policy-with-value ``.npz`` (:mod:`training.network_export`)."""
+    def layers(seq: nn.Sequential) -> list[tuple[np.ndarray, np.ndarray]]:
+        return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
+                for m in seq if isinstance(m, nn.Linear)]
+    return save_network_npz(layers(net.policy), layers(net.value), activation, path)
+
+
+def train_bc(data_dir: str | Path, run_dir: str | Path, config: BCConfig | None = None,
+             resume: bool = False, log: Any = print) -> dict[str, Any]:
+    """Clone the teacher of ``data_dir`` into ``run_dir`` (module docstring); the report.
+
+    Raises :class:`ConfigError` for bad settings, a run folder that already holds a
+    checkpoint (without ``resume``) or a checkpoint of another run, and ``DataError``
+    for unusable data — all before any training.
+    """
+    config = config or BCConfig()
+    config.validate()
+    run = check_output_folder(run_dir, "--out")
+    state = _start_state(run, config, resume)
+    data = load_data(data_dir)
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    m = data.manifest
+    net = CloneNet(m["observation_size"], m["num_actions"], config)
+    opt = torch.optim.Adam(net.parameters(), lr=config.learning_rate,
+                           weight_decay=config.weight_decay)
+    if state:
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+    train_rows, held_rows = split_by_game(data.game, config.holdout, config.seed)
+    tensors = Tensors(data)
+    history: list[dict[str, Any]] = state.get("history", []) if state else []
+    best = state.get("best") if state else None
+    run.mkdir(parents=True, exist_ok=True)
+    log(f"cloning {m['game']}: {len(train_rows):,} training and {len(held_rows):,} held-out "
+        f"decisions ({len(np.unique(data.game[held_rows]))} held-out games)")
+    while len(history) < config.epochs and not _stopped(history, best, config.patience):
+        epoch = len(history)
+        start = time.perf_counter()
+        train_ce = train_epoch(net, opt, tensors, train_rows, config, epoch)
+        report = {"epoch": epoch + 1, "train_ce": train_ce, **evaluate(net, tensors, held_rows),
+                  "seconds": time.perf_counter() - start}
+        history.append(report)
+        if best is None or report["held_ce"] < best["held_ce"]:
+            best = {**report, "net": {k: v.clone() for k, v in net.state_dict().items()}}
+        _save(run, net, opt, config, history, best, m)
+        log(_line(report))
+    return _finish(run, net, config, history, best, m)
+
+
+def _start_state(run: Path, config: BCConfig, resume: bool) -> dict[str, Any]:
+    """The checkpoint to resume from ({} for a fresh run), checked against ``config``."""
+    path = run / CHECKPOINT
+    if not resume:
+        if path.exists():
+            raise ConfigError(f"--out {run}: holds a cloning checkpoint already; pass --resume "
+                              "to continue it, or give a new folder")
+        return {}
+    if not path.is_file():
+        raise ConfigError(f"--resume: no {CHECKPOINT} in {run} to continue")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=False)
+    except (OSError, RuntimeError, EOFError, ValueError) as exc:
+        raise ConfigError(f"--resume: {path} cannot be loaded ({exc})") from None
+    saved = dict(state.get("config", {}))
+    now = asdict(config)
+    changed = [k for k in now if k not in ("epochs", "patience") and saved.get(k) != now[k]]
+    if changed:
+        raise ConfigError(f"--resume: the checkpoint in {run} was trained with another "
+                          f"{changed[0]} ({saved.get(changed[0])!r}, now {now[changed[0]]!r}); "
+                          "only epochs and patience may change on resume")
+    return state
+
+
+def _stopped(history: list[dict[str, Any]], best: dict[str, Any] | None, patience: int) -> bool:
+    return best is not None and history[-1]["epoch"] - best["epoch"] >= patience
+
+
+def _save(run: Path, net: CloneNet, opt: torch.optim.Optimizer, config: BCConfig,
+          history: list[dict[str, Any]], best: dict[str, Any], manifest: dict[str, Any]) -> None:
+    tmp = run / f".{CHECKPOINT}.tmp"
+    torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "config": asdict(config),
+                "history": history, "best": best, "game": manifest["game"]}, tmp)
+    tmp.replace(run / CHECKPOINT)
+    (run / "history.json").write_text(json.dumps(history, indent=2) + "\n", encoding="utf-8")
+
+
+def _finish(run: Path, net: CloneNet, config: BCConfig, history: list[dict[str, Any]],
+            best: dict[str, Any] | None, manifest: dict[str, Any]) -> dict[str, Any]:
+    export(net, config.activation, run / "final.npz")
+    if best is not None:
+        final_state = {k: v.clone() for k, v in net.state_dict().items()}
+        net.load_state_dict(best["net"])
+        export(net, config.activation, run / "best.npz")
+        net.load_state_dict(final_state)
+    report = {"game": manifest["game"], "num_players": manifest["num_players"],
+              "data_rows": manifest["rows"], "data_games": manifest["games"],
+              "config": asdict(config), "epochs": len(history),
+              "best": {k: v for k, v in (best or {}).items() if k != "net"},
+              "final": history[-1] if history else {}, "history": history,
+              "train_seconds": sum(h["seconds"] for h in history)}
+    (run / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return report
+
+
+def _line(r: dict[str, Any]) -> str:
+    return (f"epoch {r['epoch']}: train CE {r['train_ce']:.4f}, held-out CE {r['held_ce']:.4f} "
+            f"(uniform {r['uniform_ce']:.4f}), agreement {r['agreement']:.1%}, value MSE "
+            f"{r['value_mse']:.4f}, {r['seconds']:.1f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m training.bc DATA_DIR --out RUN_DIR``: clone the data's teacher."""
+    p = OneLineParser(prog=PROG, description="Behaviour cloning of imitation data.")
+    p.add_argument("data", help="a data folder written by python -m training.imitation")
+    p.add_argument("--out", required=True, help="the run folder (checkpoint, exports)")
+    p.add_argument("--config", default=None,
+                   help="a TOML file (default training/configs/GAME_bc.toml)")
+    p.add_argument("--epochs", type=positive_int, default=None, help="override epochs")
+    p.add_argument("--seed", type=_seed, default=None, help="override seed")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out")
+    args = p.parse_args(argv)
+    game = _data_game(args.data)
+    path = args.config or default_config_path(game)
+    config = load_bc_config(path, epochs=args.epochs, seed=args.seed)
+    report = train_bc(args.data, args.out, config, resume=args.resume)
+    best = report["best"]
+    print(f"best epoch {best.get('epoch')}: held-out agreement {best.get('agreement', 0):.1%}; "
+          f"play it as policy:{Path(args.out) / 'best.npz'}")
+    return 0
+
+
+def _seed(text: str) -> int:
+    value = positive_int(text) if text != "0" else 0
+    if value > 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 2**31-1, got {text}")
+    return value
+
+
+def _data_game(folder: str) -> str:
+    """The game named by a data folder's manifest (checked fully by :func:`load_data`)."""
+    return str(read_manifest(Path(folder))["game"])
+
+
+def cli(argv: list[str] | None = None) -> int:
+    """:func:`main` with bad input reported as one line and status 2."""
+    return run_console(PROG, main, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(cli())
+

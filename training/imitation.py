@@ -1,0 +1,362 @@
+"""Stage 1 of issue 14: games played by a teacher, recorded for behaviour cloning.
+
+``python -m training.imitation flowers --games 6000 --teacher heuristic --out data/flowers``
+plays ``--games`` games in worker processes and writes, for every decision taken by a seat
+played by the **teacher** spec, what that seat saw and what the teacher chose.
+
+Seats: in game ``g`` the teacher sits in seat ``g % num_players``; the other seats get
+the ``--opponents`` specs in turn (default: the teacher again, so every seat is recorded).
+Every seat whose spec equals the teacher's is recorded (its action is the teacher's).
+
+Data folder (format ``formosa-imitation/1``)::
+
+    manifest.json        game, options, players, teacher, opponents, seed, seed scheme,
+                         counts (games, decisions), shard list, elapsed seconds
+    shards/shard-00000.npz ...   one compressed shard per chunk of ``chunk`` games
+
+Each shard holds one row per recorded decision, in game order:
+
+============  ==================  ===================================================
+``obs``       float32 (D, O)      ``game.observe(state, seat)`` of the deciding seat
+``mask``      uint8 (D, ceil(A/8)) legal mask, ``np.packbits(mask, axis=1)``
+``action``    int32 (D,)          the teacher's action
+``seat``      int8 (D,)           the deciding seat
+``game``      int32 (D,)          the game's index ``g`` (splits are made by game)
+``ret``       float32 (D,)        the seat's final return, ``Game.returns`` (in [-1, 1];
+                                  0 for a game cut at ``max_game_length``)
+============  ==================  ===================================================
+
+Seeds: game ``g`` takes its chance seed from
+``SeedSequence(seed, spawn_key=(DATA_STREAM, g, 0))`` as a 64-bit number with bit 63
+set, so it can never equal a tournament's (``training.evaluate``) chance seed, which is
+a 32-bit number; the agents' seeds come from ``spawn_key=(DATA_STREAM, g, 1)``. The data
+depends only on the arguments, never on the number of workers (each chunk's games and
+seeds are fixed by their indices).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import make_agent
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.core.errors import ConfigError, DataError
+from formosa_envs.games import GAMES, make_game
+from formosa_envs.tools.progress import ProgressBar
+from formosa_envs.tools.usage import (
+    MAX_GAMES,
+    MAX_WORKERS,
+    OneLineParser,
+    check_output_folder,
+    int_between,
+    non_negative_int,
+)
+
+from .console import run_console
+
+PROG = "python -m training.imitation"
+FORMAT = "formosa-imitation/1"
+DATA_STREAM = 0x1417  # spawn-key tag of the data seeds (issue 14, stage 1)
+MAX_DATA_SEED = 2**63 - 1
+MAX_CHUNK = 10_000
+SHARD_KEYS = ("obs", "mask", "action", "seat", "game", "ret")
+
+
+@dataclass
+class DataSettings:
+    """What :func:`generate` plays: the game, its options, the agents and the seeds."""
+
+    game: str
+    games: int
+    teacher: str = "heuristic"
+    opponents: list[str] = field(default_factory=list)
+    num_players: int = 2
+    seed: int = 0
+    chunk: int = 50
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def validate(self) -> None:
+        """Raise :class:`ConfigError` naming the first bad argument and what is allowed."""
+        if not isinstance(self.game, str) or self.game not in GAMES:
+            raise ConfigError(f"game must be one of {', '.join(sorted(GAMES))}, "
+                              f"got {self.game!r}")
+        info = GAMES[self.game]
+        _check_int("games", self.games, 1, MAX_GAMES)
+        _check_int("num_players", self.num_players, info.min_players, info.max_players,
+                   f" for {self.game}")
+        _check_int("seed", self.seed, 0, MAX_DATA_SEED)
+        _check_int("chunk", self.chunk, 1, MAX_CHUNK)
+        if not isinstance(self.opponents, list):
+            raise ConfigError(f"opponents must be a list of agent specs, got {self.opponents!r}")
+        if not isinstance(self.options, dict) or "num_players" in self.options:
+            raise ConfigError("options must be a dict of game options without num_players "
+                              f"(pass num_players itself), got {self.options!r}")
+        make_game(self.game, num_players=self.num_players, **self.options)
+        for spec in [self.teacher, *self.opponents]:
+            make_agent(spec, self.game, 0)  # AgentSpecError names a bad spec
+
+    def seat_specs(self, g: int) -> list[str]:
+        """The agent spec of each seat in game ``g`` (teacher in seat ``g % n``)."""
+        n = self.num_players
+        others = self.opponents or [self.teacher]
+        specs = [others[(g + k) % len(others)] for k in range(n)]
+        specs[g % n] = self.teacher
+        return specs
+
+
+def _check_int(name: str, value: Any, low: int, high: int, where: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not low <= value <= high:
+        raise ConfigError(f"{name} must be a whole number from {low:,} to {high:,}{where}, "
+                          f"got {value!r}")
+
+
+def game_seeds(seed: int, g: int, num_players: int) -> tuple[int, list[int]]:
+    """Game ``g``'s chance seed (64-bit, bit 63 set) and its seats' agent seeds."""
+    chance = np.random.SeedSequence(seed, spawn_key=(DATA_STREAM, g, 0))
+    agents = np.random.SeedSequence(seed, spawn_key=(DATA_STREAM, g, 1))
+    value = int(chance.generate_state(1, np.uint64)[0]) | (1 << 63)
+    return value, [int(s) for s in agents.generate_state(num_players)]
+
+
+def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, list], int]:
+    """Play game ``g``; the teacher seats' decisions as lists, and the decision count."""
+    chance_seed, agent_seeds = game_seeds(settings.seed, g, game.num_players)
+    specs = settings.seat_specs(g)
+    agents = [make_agent(s, settings.game, a) for s, a in zip(specs, agent_seeds, strict=True)]
+    rng = np.random.default_rng(chance_seed)
+    state = game.new_initial_state()
+    rows: dict[str, list] = {k: [] for k in ("obs", "mask", "action", "seat")}
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
+        seat = game.current_player(state)
+        if seat == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        action = int(agents[seat].act_on_state(game, state))
+        if specs[seat] == settings.teacher:
+            rows["obs"].append(np.asarray(game.observe(state, seat), dtype=np.float32))
+            rows["mask"].append(np.packbits(np.asarray(game.legal_mask(state), dtype=bool)))
+            rows["action"].append(action)
+            rows["seat"].append(seat)
+        game.apply_action(state, action)
+    returns = game.returns(state)
+    rows["ret"] = [returns[s] for s in rows["seat"]]
+    rows["game"] = [g] * len(rows["seat"])
+    return rows, int(state.decisions)
+
+
+def play_chunk(settings: DataSettings, index: int, out: str) -> dict[str, Any]:
+    """Play chunk ``index`` (games ``index*chunk ...``) and write its shard; its counts."""
+    game = make_game(settings.game, num_players=settings.num_players, **settings.options)
+    first = index * settings.chunk
+    games = range(first, min(first + settings.chunk, settings.games))
+    rows: dict[str, list] = {k: [] for k in SHARD_KEYS}
+    decisions = 0
+    for g in games:
+        one, count = play_recorded(game, settings, g)
+        decisions += count
+        for key in SHARD_KEYS:
+            rows[key].extend(one[key])
+    width = math.ceil(game.num_actions / 8)
+    arrays = {
+        "obs": np.asarray(rows["obs"], np.float32).reshape(-1, game.observation_size),
+        "mask": np.asarray(rows["mask"], np.uint8).reshape(-1, width),
+        "action": np.asarray(rows["action"], np.int32), "seat": np.asarray(rows["seat"], np.int8),
+        "game": np.asarray(rows["game"], np.int32), "ret": np.asarray(rows["ret"], np.float32)}
+    name = f"shard-{index:05d}.npz"
+    path = Path(out) / "shards" / name
+    tmp = path.with_name(f".{name}.tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(path)
+    return {"file": f"shards/{name}", "games": len(games), "rows": int(len(arrays["action"])),
+            "decisions": decisions}
+
+
+def generate(settings: DataSettings, out: str | Path, workers: int | None = None,
+             show_progress: bool = True) -> dict[str, Any]:
+    """Play ``settings.games`` games in ``workers`` processes (default: every CPU) and
+    write the data folder ``out`` (module docstring); returns the manifest.
+
+    Everything is checked before the first game: a bad argument is a
+    :class:`ConfigError` / ``AgentSpecError``, an unusable ``out`` a ``UsageError``.
+    """
+    settings.validate()
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    _check_int("workers", workers, 1, MAX_WORKERS)
+    folder = _prepare_folder(out)
+    chunks = math.ceil(settings.games / settings.chunk)
+    start = time.perf_counter()
+    shards = _run_chunks(settings, str(folder), chunks, min(workers, chunks), show_progress)
+    manifest = _manifest(settings, shards, workers, time.perf_counter() - start)
+    tmp = folder / ".manifest.json.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(folder / "manifest.json")
+    return manifest
+
+
+def _prepare_folder(out: str | Path) -> Path:
+    folder = check_output_folder(out, "--out")
+    if folder.exists() and any(folder.iterdir()):
+        raise ConfigError(f"--out {folder}: the folder is not empty; give a new folder "
+                          "(data is never written over)")
+    (folder / "shards").mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _run_chunks(settings: DataSettings, out: str, chunks: int, workers: int,
+                show_progress: bool) -> list[dict[str, Any]]:
+    bar = ProgressBar(settings.games, f"{settings.game} imitation games", enabled=show_progress)
+    done: dict[int, dict[str, Any]] = {}
+    try:
+        if workers == 1:
+            for i in range(chunks):
+                done[i] = play_chunk(settings, i, out)
+                bar.update(sum(d["games"] for d in done.values()))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(play_chunk, settings, i, out): i for i in range(chunks)}
+                for future in as_completed(futures):
+                    done[futures[future]] = future.result()
+                    bar.update(sum(d["games"] for d in done.values()))
+    finally:
+        bar.close()
+    return [done[i] for i in range(chunks)]
+
+
+def _manifest(settings: DataSettings, shards: list[dict[str, Any]], workers: int,
+              elapsed: float) -> dict[str, Any]:
+    game = make_game(settings.game, num_players=settings.num_players, **settings.options)
+    return {"format": FORMAT, **asdict(settings),
+            "players": "game g: teacher in seat g % num_players, opponents in turn elsewhere",
+            "recorded": "decisions of every seat whose spec is the teacher's",
+            "seed_scheme": f"chance: SeedSequence(seed, spawn_key=({DATA_STREAM}, g, 0)) "
+                           "64-bit with bit 63 set; agents: spawn_key=(..., g, 1)",
+            "observation_size": int(game.observation_size),
+            "num_actions": int(game.num_actions),
+            "rows": sum(s["rows"] for s in shards),
+            "decisions": sum(s["decisions"] for s in shards),
+            "shards": shards, "workers": workers, "elapsed_s": round(elapsed, 3),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+@dataclass
+class ImitationData:
+    """A loaded data folder: its manifest and every shard's rows concatenated (game order);
+    ``mask`` is unpacked to bool (D, A)."""
+
+    manifest: dict[str, Any]
+    obs: np.ndarray
+    mask: np.ndarray
+    action: np.ndarray
+    seat: np.ndarray
+    game: np.ndarray
+    ret: np.ndarray
+
+    def __len__(self) -> int:
+        return int(len(self.action))
+
+
+def load_data(folder: str | Path) -> ImitationData:
+    """Read a data folder written by :func:`generate`.
+
+    Raises :class:`DataError` naming the folder (or shard) and what is wrong: no
+    manifest, another format, a missing shard, arrays that disagree with the manifest, or
+    teacher actions that the recorded mask calls illegal.
+    """
+    root = Path(folder)
+    manifest = read_manifest(root)
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in SHARD_KEYS}
+    for shard in manifest["shards"]:
+        arrays = _read_shard(root, shard, manifest)
+        for key in SHARD_KEYS:
+            parts[key].append(arrays[key])
+    joined = {k: np.concatenate(v) for k, v in parts.items()}
+    mask = np.unpackbits(joined.pop("mask"), axis=1,
+                         count=manifest["num_actions"]).astype(bool)
+    if not mask[np.arange(len(mask)), joined["action"]].all():
+        raise DataError(f"imitation data {root}: some recorded actions are illegal by their "
+                        "recorded masks (the data is corrupt)")
+    return ImitationData(manifest, mask=mask, **joined)
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    """The checked ``manifest.json`` of data folder ``root`` (:class:`DataError` if unusable)."""
+    path = root / "manifest.json"
+    if not path.is_file():
+        raise DataError(f"imitation data {root}: no manifest.json (write the folder with "
+                        f"{PROG} GAME --games N --out {root})")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"imitation data {path}: cannot be read as JSON ({exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise DataError(f"imitation data {path}: format must be {FORMAT!r}, got "
+                        f"{manifest.get('format') if isinstance(manifest, dict) else manifest!r}")
+    needed = ("game", "num_players", "observation_size", "num_actions", "shards", "rows")
+    missing = [k for k in needed if k not in manifest]
+    if missing or not manifest["shards"]:
+        raise DataError(f"imitation data {path}: missing {', '.join(missing) or 'shards'}")
+    return manifest
+
+
+def _read_shard(root: Path, shard: dict[str, Any], manifest: dict[str, Any]
+                ) -> dict[str, np.ndarray]:
+    path = root / str(shard.get("file", ""))
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in SHARD_KEYS}
+    except (OSError, KeyError, ValueError, EOFError) as exc:
+        raise DataError(f"imitation shard {path}: cannot be read ({exc})") from None
+    rows, width = shard.get("rows"), math.ceil(manifest["num_actions"] / 8)
+    shapes = {"obs": (rows, manifest["observation_size"]), "mask": (rows, width)}
+    for key in SHARD_KEYS:
+        want = shapes.get(key, (rows,))
+        if arrays[key].shape != want:
+            raise DataError(f"imitation shard {path}: {key} has shape {arrays[key].shape}, "
+                            f"the manifest says {want}")
+    return arrays
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m training.imitation GAME --games N --out DIR``: write imitation data."""
+    p = OneLineParser(prog=PROG, description="Record a teacher's decisions for cloning.")
+    p.add_argument("game", choices=sorted(GAMES), help="the game")
+    p.add_argument("--games", type=int_between(1, MAX_GAMES), required=True,
+                   help="games to play")
+    p.add_argument("--teacher", default="heuristic", help="the teacher's agent spec "
+                   "(default heuristic; e.g. mcts:200:heuristic)")
+    p.add_argument("--opponents", default="", help="comma-separated specs of the other "
+                   "seats, taken in turn (default: the teacher)")
+    p.add_argument("--players", type=int_between(1, 6), default=2, help="players (default 2)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="base seed (default 0)")
+    p.add_argument("--chunk", type=int_between(1, MAX_CHUNK), default=50,
+                   help="games per shard (default 50)")
+    p.add_argument("--workers", type=int_between(1, MAX_WORKERS), default=None,
+                   help="worker processes (default: every CPU)")
+    p.add_argument("--out", required=True, help="a new (or empty) folder for the data")
+    args = p.parse_args(argv)
+    opponents = [s.strip() for s in args.opponents.split(",")] if args.opponents else []
+    settings = DataSettings(args.game, args.games, args.teacher, opponents, args.players,
+                            args.seed, args.chunk)
+    m = generate(settings, args.out, args.workers)
+    print(f"wrote {m['rows']:,} decisions of {m['games']:,} {args.game} games to {args.out} "
+          f"in {m['elapsed_s']:.1f} s")
+    return 0
+
+
+def cli(argv: list[str] | None = None) -> int:
+    """:func:`main` with bad input reported as one line and status 2."""
+    return run_console(PROG, main, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(cli())
