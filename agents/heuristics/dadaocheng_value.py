@@ -87,11 +87,38 @@ def _max_required(game: Any) -> int:
     return max(ship.required for ship in game.ships)
 
 
-@lru_cache(maxsize=4096)
-def _fodder_order(kv: tuple[float, ...], hand: Hand) -> tuple[int, ...]:
-    """Colours of the cubes of ``hand``, least valuable first."""
-    cubes = [c for c in range(5) for _ in range(hand[c])]
-    return tuple(sorted(cubes, key=lambda c: (kv[c], c)))
+@lru_cache(maxsize=64)
+def _purchase_tree(items: tuple[Item, ...]) -> tuple[list[tuple[int, ...]], list[float],
+                                                     list[tuple[Item, ...]], list[int]]:
+    """Every purchase set of ``items`` in search order, as parallel lists: its total cost,
+    its worth, its items, and where to go on when the hand cannot pay it.
+
+    Sets grow depth first: item ``j`` is added 1, 2, ... times, each followed by the sets
+    that add items after ``j``. A cost the hand cannot pay stays unpayable when items are
+    added, so an unpayable set skips its own extensions and the larger counts of its item.
+    """
+    totals: list[tuple[int, ...]] = []
+    worths: list[float] = []
+    chosen: list[tuple[Item, ...]] = []
+    skips: list[int] = []
+
+    def grow(i: int, base: tuple[Item, ...], worth: float, cost: tuple[int, ...]) -> None:
+        for j in range(i, len(items)):
+            item, total, more, group = items[j], cost, base, []
+            for value in item.values:
+                total = tuple(a + b for a, b in zip(total, item.cost, strict=True))
+                more = (*more, item)
+                group.append(len(totals))
+                totals.append(total)
+                worths.append(worth + value)
+                chosen.append(more)
+                skips.append(-1)
+                grow(j + 1, more, worth + value, total)
+            for k in group:
+                skips[k] = len(totals)
+
+    grow(0, (), 0.0, (0, 0, 0, 0))
+    return totals, worths, chosen, skips
 
 
 class Valuer:
@@ -114,7 +141,7 @@ class Valuer:
         signature = (tuple(self.items), self.target, self.kv, self.limit, self.markets,
                      self.opium_cost, w)
         self._memo = _shared_memo(signature)
-        self._kept: dict[Hand, float] = {}
+        self._fodder = sorted(range(5), key=lambda c: (self.kv[c], c))  # cheapest colour first
 
     # ----- items -------------------------------------------------------------------
     def _items(self) -> list[Item]:
@@ -205,18 +232,30 @@ class Valuer:
 
     # ----- hands -------------------------------------------------------------------
     def keep(self, hand: Sequence[int]) -> float:
-        """Worth of the cubes carried on: the best ``limit`` of them (memoised)."""
-        key = tuple(hand)
-        found = self._kept.get(key)
+        """Worth of the cubes carried on: the best ``limit`` of them (memoised).
+
+        A cube is worth ``kv`` plus the target bonus while its colour fits the target, so
+        the worth depends only on how many cubes fit, how many do not, and the blacks.
+        """
+        fit = rest = 0
+        for c in range(4):
+            n = hand[c]
+            if n > 0:
+                f = n if n < self.target[c] else self.target[c]
+                fit, rest = fit + f, rest + n - f
+        key = ("keep", fit, rest, hand[BLACK] if hand[BLACK] > 0 else 0)
+        found = self._memo.get(key)
         if found is None:
-            values = []
-            for c in range(5):
-                fit = min(hand[c], self.target[c]) if c < 4 else 0
-                values += [self.kv[c] + self.w.target * (self.kv[c] > 0)] * fit
-                values += [self.kv[c]] * (hand[c] - fit)
-            values.sort(reverse=True)
-            found = self._kept[key] = sum(values[:self.limit])
+            found = self._memo[key] = self._keep_worth(fit, rest, key[3])
         return found
+
+    def _keep_worth(self, fit: int, rest: int, black: int) -> float:
+        """The sum of the ``limit`` highest cube worths (the bonus counts when kv > 0)."""
+        kv = self.kv
+        values = [kv[0] + self.w.target * (kv[0] > 0)] * fit + [kv[0]] * rest
+        values += [kv[BLACK]] * black
+        values.sort(reverse=True)
+        return sum(values[:self.limit])
 
     def value(self, hand: Sequence[int]) -> float:
         """Best purchase plan's worth for ``hand`` (memoised)."""
@@ -228,32 +267,32 @@ class Valuer:
         return found
 
     def plan(self, hand: Hand) -> tuple[float, tuple[Item, ...], tuple[int, int, int]]:
-        """(worth, items, (Markets, 2-for-1s, black units)) of the best purchase set."""
-        best = [(self.keep(hand), (), (0, 0, 0))]
-        self._extend(hand, 0, (), 0.0, (0, 0, 0, 0), {}, best)
-        return best[0]
+        """(worth, items, (Markets, 2-for-1s, black units)) of the best purchase set.
 
-    def _extend(self, hand: Hand, i: int, chosen: tuple[Item, ...], worth: float,
-                cost: tuple[int, ...], covers: dict[tuple[int, ...], Any],
-                best: list[Any]) -> None:
-        """Add items from ``i`` on to ``chosen`` while the hand can pay, keeping the best.
-
-        A cost the hand cannot pay stays unpayable when items are added, so the search
-        stops there.
+        The sets are tried in the order of :func:`_purchase_tree` (the first best wins).
         """
-        for j in range(i, len(self.items)):
-            item, total, more = self.items[j], cost, chosen
-            for value in item.values:
-                total = tuple(a + b for a, b in zip(total, item.cost, strict=True))
-                if total not in covers:
-                    covers[total] = self.cover(hand, total)
-                cover = covers[total]
-                if cover is None:
-                    break
-                more = (*more, item)
-                if worth + value + cover[0] > best[0][0]:
-                    best[0] = (worth + value + cover[0], more, cover[1])
-                self._extend(hand, j + 1, more, worth + value, total, covers, best)
+        best: tuple[float, tuple[Item, ...], tuple[int, int, int]] = (
+            self.keep(hand), (), (0, 0, 0))
+        totals, worths, chosen, skips = _purchase_tree(tuple(self.items))
+        memo, cover = self._memo, self._cover
+        h0, h1, h2, h3, black = hand
+        i, n = 0, len(totals)
+        while i < n:
+            t0, t1, t2, t3 = totals[i]
+            short = ((t0 - h0 if t0 > h0 else 0) + (t1 - h1 if t1 > h1 else 0)
+                     + (t2 - h2 if t2 > h2 else 0) + (t3 - h3 if t3 > h3 else 0))
+            key = ((h0 - t0 if h0 > t0 else 0, h1 - t1 if h1 > t1 else 0,
+                    h2 - t2 if h2 > t2 else 0, h3 - t3 if h3 > t3 else 0, black), short)
+            found = memo.get(key, memo)
+            if found is memo:
+                found = memo[key] = cover(*key)
+            if found is None:
+                i = skips[i]
+                continue
+            if worths[i] + found[0] > best[0]:
+                best = (worths[i] + found[0], chosen[i], found[1])
+            i += 1
+        return best
 
     def cover(self, hand: Hand, cost: Sequence[int]) -> tuple[float, tuple[int, int, int]] | None:
         """Best way to pay ``cost`` from ``hand``: (kept worth less opium, counts) or None."""
@@ -276,11 +315,14 @@ class Valuer:
             feed = market + 2 * (rest - market)
             pool = list(spare)
             pool[BLACK] -= black
-            order = _fodder_order(self.kv, tuple(pool))
-            if len(order) < feed:
+            if sum(n for n in pool if n > 0) < feed:
                 continue
-            for c in order[:feed]:
-                pool[c] -= 1
+            for c in self._fodder:
+                if feed <= 0:
+                    break
+                take = min(feed, max(0, pool[c]))
+                pool[c] -= take
+                feed -= take
             worth = self.keep(pool) - black * self.opium_cost
             if best is None or worth > best[0]:
                 best = (worth, (market, rest - market, black))
