@@ -2,7 +2,7 @@
 
 A spec is ``KIND`` or ``KIND:ARG`` (``mcts:200``, ``policy:model.npz``). This module
 registers the kinds that need nothing beyond numpy and the engines (``random``,
-``heuristic``, ``mcts``, ``policy``). Other packages add theirs with
+``heuristic``, ``mcts``, ``policy``, ``az``). Other packages add theirs with
 :func:`register_agent_kind`: the RLlib bridge (``formosa_envs.envs.rllib``) adds
 ``rllib`` when it is imported. So that ``make_agent("rllib:...")`` works without the
 caller importing the bridge, a kind may be *declared* here by name only
@@ -179,6 +179,16 @@ def _policy(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     return PolicyAgent.load(arg, seed=seed)
 
 
+def _az(spec: str, arg: str, game: str, seed: int | None) -> Agent:
+    from .az import build_az
+    return build_az(spec, arg, seed)
+
+
+def _az_label(arg: str) -> str:
+    from .az import spec_label
+    return spec_label(arg)
+
+
 def _rllib_label(arg: str) -> str:
     path, module = split_module(arg)
     return Path(path).name + (f"@{module}" if module else "")
@@ -190,3 +200,4 @@ register_agent_kind("mcts", _mcts, "mcts[:N[:R]]")
 register_agent_kind("policy", _policy, "policy:PATH.npz", label=lambda arg: Path(arg).stem)
 declare_agent_kind("rllib", "rllib:PATH[@MODULE]", module="formosa_envs.envs.rllib",
                    extra="rllib", label=_rllib_label)
+register_agent_kind("az", _az, "az:PATH.npz[:N]", label=_az_label)
