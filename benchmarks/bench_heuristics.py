@@ -9,7 +9,8 @@ decision of both must agree, or the script says where they part. Usage::
     python benchmarks/bench_heuristics.py [--baseline REF] [--games dadaocheng,tea]
         [--players 1,2,4] [--seeds 3] [--rounds 2]
 
-Only the time inside the heuristic is counted (engine steps and chance are not).
+Only the CPU time inside the heuristic is counted (engine steps and chance are not; CPU
+time, so other processes on a busy machine do not count).
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ def measure(game_name: str, players: int, seeds: int, old: str | None) -> dict[s
             if player == CHANCE:
                 action = game.sample_chance(state, rng)
             else:
-                start = time.perf_counter()
+                start = time.process_time()
                 action = seats[player].act_on_state(game, state)
-                spent += time.perf_counter() - start
+                spent += time.process_time() - start
                 decisions += 1
             digest.update(int(action).to_bytes(2, "little"))
             game.apply_action(state, action)

@@ -70,13 +70,14 @@ _MEMOS: dict[Any, dict[Any, Any]] = {}
 
 
 def _shared_memo(signature: Any) -> dict[Any, Any]:
-    """Plan values by hand and covers by (spare cubes, units short) for one set of items
-    and keep values, shared by the decisions that see the same ones (the purchase loop
-    re-plans after every die and exchange); the last few signatures are kept."""
+    """The memo of one signature, shared by the decisions that see the same one (the
+    purchase loop re-plans after every die and exchange); the last few are kept. Plan
+    values by hand are signed by the items and keep values; covers and kept worths only
+    by what they read (target, keep values, hand limit, Markets, opium cost)."""
     memo = _MEMOS.pop(signature, None)
     if memo is None:
         memo = {}
-        while len(_MEMOS) >= 8:
+        while len(_MEMOS) >= 16:
             del _MEMOS[next(iter(_MEMOS))]
     _MEMOS[signature] = memo
     return memo
@@ -87,38 +88,58 @@ def _max_required(game: Any) -> int:
     return max(ship.required for ship in game.ships)
 
 
+Tree = tuple[list[tuple[int, ...]], list[float], list[tuple[Item, ...]], list[int]]
+Shape = tuple[tuple[tuple[int, ...], int], ...]   # per item: its cost and how many it buys
+
+
 @lru_cache(maxsize=64)
-def _purchase_tree(items: tuple[Item, ...]) -> tuple[list[tuple[int, ...]], list[float],
-                                                     list[tuple[Item, ...]], list[int]]:
+def _purchase_tree(items: tuple[Item, ...]) -> Tree:
     """Every purchase set of ``items`` in search order, as parallel lists: its total cost,
-    its worth, its items, and where to go on when the hand cannot pay it.
+    its worth, its items, and where to go on when the hand cannot pay it (see
+    :func:`_tree_shape`). A set's worth is its parent's plus the item's cumulative value
+    (``values[k]`` is the worth of k + 1 of it)."""
+    totals, parents, picks, skips = _tree_shape(tuple((it.cost, len(it.values)) for it in items))
+    worths: list[float] = []
+    chosen: list[tuple[Item, ...]] = []
+    for parent, (j, k) in zip(parents, picks, strict=True):
+        worth, base = (worths[parent], chosen[parent]) if parent >= 0 else (0.0, ())
+        worths.append(worth + items[j].values[k])
+        chosen.append((*base, *(items[j],) * (k + 1)))
+    return totals, worths, chosen, skips
+
+
+@lru_cache(maxsize=64)
+def _tree_shape(shape: Shape) -> tuple[list[tuple[int, ...]], list[int],
+                                      list[tuple[int, int]], list[int]]:
+    """The purchase sets of items of these costs and counts, in search order: total cost,
+    the set it extends (-1: none) by ``count`` of item ``j``, that (j, count - 1), and where
+    to go on.
 
     Sets grow depth first: item ``j`` is added 1, 2, ... times, each followed by the sets
     that add items after ``j``. A cost the hand cannot pay stays unpayable when items are
     added, so an unpayable set skips its own extensions and the larger counts of its item.
     """
     totals: list[tuple[int, ...]] = []
-    worths: list[float] = []
-    chosen: list[tuple[Item, ...]] = []
+    parents: list[int] = []
+    picks: list[tuple[int, int]] = []
     skips: list[int] = []
 
-    def grow(i: int, base: tuple[Item, ...], worth: float, cost: tuple[int, ...]) -> None:
-        for j in range(i, len(items)):
-            item, total, more, group = items[j], cost, base, []
-            for value in item.values:
-                total = tuple(a + b for a, b in zip(total, item.cost, strict=True))
-                more = (*more, item)
+    def grow(i: int, parent: int, cost: tuple[int, ...]) -> None:
+        for j in range(i, len(shape)):
+            (unit, count), total, up, group = shape[j], cost, parent, []  # up: the set before j
+            for k in range(count):
+                total = tuple(a + b for a, b in zip(total, unit, strict=True))
                 group.append(len(totals))
                 totals.append(total)
-                worths.append(worth + value)
-                chosen.append(more)
+                parents.append(up)
+                picks.append((j, k))
                 skips.append(-1)
-                grow(j + 1, more, worth + value, total)
-            for k in group:
-                skips[k] = len(totals)
+                grow(j + 1, len(totals) - 1, total)
+            for g in group:
+                skips[g] = len(totals)
 
-    grow(0, (), 0.0, (0, 0, 0, 0))
-    return totals, worths, chosen, skips
+    grow(0, -1, (0, 0, 0, 0))
+    return totals, parents, picks, skips
 
 
 class Valuer:
@@ -141,6 +162,8 @@ class Valuer:
         signature = (tuple(self.items), self.target, self.kv, self.limit, self.markets,
                      self.opium_cost, w)
         self._memo = _shared_memo(signature)
+        self._cubes = _shared_memo(("cubes", self.target, self.kv, self.limit, self.markets,
+                                    self.opium_cost, w.target))
         self._fodder = sorted(range(5), key=lambda c: (self.kv[c], c))  # cheapest colour first
 
     # ----- items -------------------------------------------------------------------
@@ -244,9 +267,9 @@ class Valuer:
                 f = n if n < self.target[c] else self.target[c]
                 fit, rest = fit + f, rest + n - f
         key = ("keep", fit, rest, hand[BLACK] if hand[BLACK] > 0 else 0)
-        found = self._memo.get(key)
+        found = self._cubes.get(key)
         if found is None:
-            found = self._memo[key] = self._keep_worth(fit, rest, key[3])
+            found = self._cubes[key] = self._keep_worth(fit, rest, key[3])
         return found
 
     def _keep_worth(self, fit: int, rest: int, black: int) -> float:
@@ -274,7 +297,7 @@ class Valuer:
         best: tuple[float, tuple[Item, ...], tuple[int, int, int]] = (
             self.keep(hand), (), (0, 0, 0))
         totals, worths, chosen, skips = _purchase_tree(tuple(self.items))
-        memo, cover = self._memo, self._cover
+        memo, cover = self._cubes, self._cover
         h0, h1, h2, h3, black = hand
         i, n = 0, len(totals)
         while i < n:
@@ -299,9 +322,9 @@ class Valuer:
         short = sum(max(0, cost[c] - hand[c]) for c in range(4))
         spare = tuple([max(0, hand[c] - cost[c]) for c in range(4)] + [hand[BLACK]])
         key = (spare, short)
-        if key not in self._memo:
-            self._memo[key] = self._cover(spare, short)
-        return self._memo[key]
+        if key not in self._cubes:
+            self._cubes[key] = self._cover(spare, short)
+        return self._cubes[key]
 
     def _cover(self, spare: Hand, short: int) -> tuple[float, tuple[int, int, int]] | None:
         """Cover ``short`` missing units from the ``spare`` cubes: Markets first, then each
