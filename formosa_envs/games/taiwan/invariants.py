@@ -157,6 +157,11 @@ def _check_holdings(game: TaiwanGame, s: TaiwanState, p: int) -> None:
     require(stock <= CARD_STOCK * warehouses, f"warehouse[{p}]",
             f"holds {stock} resources, but player {p} has {warehouses} completed "
             f"Warehouse(s); each receives {CARD_STOCK} once and is never refilled (T-9.8)")
+    pending = sum(1 for d in s.stack if d.kind == "warehouse" and d.player == p)
+    require(stock + CARD_STOCK * pending <= CARD_STOCK * warehouses, "stack",
+            f"holds {pending} 'warehouse' choice(s) of player {p}, whose {warehouses} "
+            f"completed Warehouse(s) already hold {stock} resources: each completed "
+            f"Warehouse is filled once with {CARD_STOCK} (T-9.8)")
 
 
 def _check_exclusive(game: TaiwanGame, s: TaiwanState, n: int) -> None:

@@ -18,6 +18,7 @@ from formosa_envs.core.invariants import (
 )
 
 from .setup_checks import check_setup
+from .stack_laws import check_stack_laws
 from .state import (
     ACTION_DISC_SUPPLY,
     BUDS,
@@ -52,6 +53,7 @@ def check_state(game: TeaGame, s: TeaState) -> None:
     _check_table(s, n)
     _check_flow(s, n)
     check_setup(game, s)
+    check_stack_laws(game, s)
 
 
 def _check_cubes(s: TeaState, n: int) -> None:
