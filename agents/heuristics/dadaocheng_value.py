@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +30,8 @@ from formosa_envs.games.dadaocheng.shop import building_cost, ship_cost, store_s
 from formosa_envs.games.dadaocheng.state import BOUGHT0, ROUNDS, USED_MARKETS
 
 Hand = tuple[int, ...]   # cubes per colour (red, white, green, yellow, black)
+PRUNE_EPS = 1e-9
+"""Margin by which a bound must miss the best plan before sets are passed over unseen."""
 
 
 @dataclass(frozen=True)
@@ -88,58 +91,61 @@ def _max_required(game: Any) -> int:
     return max(ship.required for ship in game.ships)
 
 
-Tree = tuple[list[tuple[int, ...]], list[float], list[tuple[Item, ...]], list[int]]
-Shape = tuple[tuple[tuple[int, ...], int], ...]   # per item: its cost and how many it buys
+Tree = tuple[list[tuple[int, ...]], list[float], list[tuple[Item, ...]], list[int],
+             list[float]]
 
 
 @lru_cache(maxsize=64)
 def _purchase_tree(items: tuple[Item, ...]) -> Tree:
     """Every purchase set of ``items`` in search order, as parallel lists: its total cost,
-    its worth, its items, and where to go on when the hand cannot pay it (see
-    :func:`_tree_shape`). A set's worth is its parent's plus the item's cumulative value
-    (``values[k]`` is the worth of k + 1 of it)."""
-    totals, parents, picks, skips = _tree_shape(tuple((it.cost, len(it.values)) for it in items))
+    its worth, its items, where to go on when the hand cannot pay it (see
+    :func:`_tree_shape`), and the most any set skipped with it is worth. A set adds ``k + 1``
+    of one item to its parent: its worth is the parent's plus ``values[k]`` (the worth of
+    k + 1 of it, cumulative), its cost the parent's plus k + 1 times the item's."""
+    parents, picks, skips = _tree_shape(tuple(len(it.values) for it in items))
+    totals: list[tuple[int, ...]] = []
     worths: list[float] = []
     chosen: list[tuple[Item, ...]] = []
     for parent, (j, k) in zip(parents, picks, strict=True):
-        worth, base = (worths[parent], chosen[parent]) if parent >= 0 else (0.0, ())
-        worths.append(worth + items[j].values[k])
-        chosen.append((*base, *(items[j],) * (k + 1)))
-    return totals, worths, chosen, skips
+        if parent >= 0:
+            worth, base, cost = worths[parent], chosen[parent], totals[parent]
+        else:
+            worth, base, cost = 0.0, (), (0, 0, 0, 0)
+        item = items[j]
+        totals.append(tuple(a + (k + 1) * b for a, b in zip(cost, item.cost, strict=True)))
+        worths.append(worth + item.values[k])
+        chosen.append((*base, *(item,) * (k + 1)))
+    reach = [max(worths[i + 1:skip], default=-math.inf) for i, skip in enumerate(skips)]
+    return totals, worths, chosen, skips, reach
 
 
 @lru_cache(maxsize=64)
-def _tree_shape(shape: Shape) -> tuple[list[tuple[int, ...]], list[int],
-                                      list[tuple[int, int]], list[int]]:
-    """The purchase sets of items of these costs and counts, in search order: total cost,
-    the set it extends (-1: none) by ``count`` of item ``j``, that (j, count - 1), and where
-    to go on.
+def _tree_shape(counts: tuple[int, ...]) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+    """The purchase sets of items buyable ``counts`` times each, in search order: the set
+    each extends (-1: none), the (item j, count - 1) it adds, and where to go on.
 
     Sets grow depth first: item ``j`` is added 1, 2, ... times, each followed by the sets
     that add items after ``j``. A cost the hand cannot pay stays unpayable when items are
     added, so an unpayable set skips its own extensions and the larger counts of its item.
     """
-    totals: list[tuple[int, ...]] = []
     parents: list[int] = []
     picks: list[tuple[int, int]] = []
     skips: list[int] = []
 
-    def grow(i: int, parent: int, cost: tuple[int, ...]) -> None:
-        for j in range(i, len(shape)):
-            (unit, count), total, up, group = shape[j], cost, parent, []  # up: the set before j
-            for k in range(count):
-                total = tuple(a + b for a, b in zip(total, unit, strict=True))
-                group.append(len(totals))
-                totals.append(total)
-                parents.append(up)
+    def grow(i: int, parent: int) -> None:
+        for j in range(i, len(counts)):
+            group = []
+            for k in range(counts[j]):
+                group.append(len(parents))
+                parents.append(parent)
                 picks.append((j, k))
                 skips.append(-1)
-                grow(j + 1, len(totals) - 1, total)
+                grow(j + 1, len(parents) - 1)
             for g in group:
-                skips[g] = len(totals)
+                skips[g] = len(parents)
 
-    grow(0, -1, (0, 0, 0, 0))
-    return totals, parents, picks, skips
+    grow(0, -1)
+    return parents, picks, skips
 
 
 class Valuer:
@@ -292,11 +298,13 @@ class Valuer:
     def plan(self, hand: Hand) -> tuple[float, tuple[Item, ...], tuple[int, int, int]]:
         """(worth, items, (Markets, 2-for-1s, black units)) of the best purchase set.
 
-        The sets are tried in the order of :func:`_purchase_tree` (the first best wins).
+        The sets are tried in the order of :func:`_purchase_tree` (the first best wins). What
+        a cover keeps is worth at most what the whole hand keeps, so once no set skipped with
+        a set can beat the best even keeping all of it, those sets are passed over.
         """
-        best: tuple[float, tuple[Item, ...], tuple[int, int, int]] = (
-            self.keep(hand), (), (0, 0, 0))
-        totals, worths, chosen, skips = _purchase_tree(tuple(self.items))
+        whole = self.keep(hand)
+        best: tuple[float, tuple[Item, ...], tuple[int, int, int]] = (whole, (), (0, 0, 0))
+        totals, worths, chosen, skips, reach = _purchase_tree(tuple(self.items))
         memo, cover = self._cubes, self._cover
         h0, h1, h2, h3, black = hand
         i, n = 0, len(totals)
@@ -314,7 +322,7 @@ class Valuer:
                 continue
             if worths[i] + found[0] > best[0]:
                 best = (worths[i] + found[0], chosen[i], found[1])
-            i += 1
+            i = skips[i] if reach[i] + whole < best[0] - PRUNE_EPS else i + 1
         return best
 
     def cover(self, hand: Hand, cost: Sequence[int]) -> tuple[float, tuple[int, int, int]] | None:
