@@ -29,7 +29,7 @@ from formosa_envs.core.decisions import Decision
 from formosa_envs.core.engine import AUTO
 
 from .content import CHARACTERS
-from .schema import SETUP_STEPS
+from .setup_checks import last_step
 from .state import BUDS, CUBES, EVENTS_IN_GAME, SPACES, Phase, TeaState, in_play
 from .turn import start_turn
 
@@ -217,7 +217,7 @@ def scenario(game: TeaGame, *, seed: int = 0, phase: str = "actions", turn: int 
     s.event_pool = [e for e in range(len(game.events)) if e not in s.events]
 
     s.round, s.start_player, s.turn = round_no, start_player, turn
-    s.setup_step = SETUP_STEPS  # past every setup step
+    s.setup_step = last_step(game)  # past every setup step of these rules
     s.stack = []
     if phase == "actions":
         s.phase = Phase.ACTIONS

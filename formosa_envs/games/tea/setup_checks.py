@@ -25,8 +25,6 @@ from .state import DISPLAY_ROWS, DISPLAY_SLOTS, SPACES, Phase, TeaState, in_play
 if TYPE_CHECKING:
     from .game import TeaGame
 
-SCENARIO_STEP = 6
-"""``setup_step`` of states built by ``scenario.py`` (past every step of either rules)."""
 ADVANCED_STEP = 4
 """The advanced rules' starting harvest and draft (its frames queue follow-ups)."""
 UNTOUCHED = ("vp", "master_pos", "tech", "occupant", "market", "placed", "farmers",
@@ -51,7 +49,7 @@ def check_setup(game: TeaGame, s: TeaState) -> None:
     last = last_step(game)
     _check_characters(game, s)
     if s.phase != Phase.SETUP:
-        require(s.setup_step in (last, SCENARIO_STEP), "setup_step", f"is {s.setup_step} "
+        require(s.setup_step == last, "setup_step", f"is {s.setup_step} "
                 f"after setup; setup ends at step {last}")
         _check_event_order(game, s)
         return
