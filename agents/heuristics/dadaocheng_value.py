@@ -16,9 +16,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-import math
 from functools import lru_cache
 from typing import Any
 

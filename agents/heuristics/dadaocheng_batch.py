@@ -1,0 +1,166 @@
+"""Dadaocheng planning with numpy: every grid after the movements, rated all at once.
+
+* :func:`final_grids` applies every pair of movements (16 flips + 120 swaps each) and keeps
+  the distinct grids that hold a line, in the order of their first way to be reached.
+* :func:`rate_grids` runs the greedy cascade of many grids at once (the same values as
+  :meth:`.dadaocheng_plan.Scorer.search` with no budget left).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from formosa_envs.games.dadaocheng.grid import LINES
+
+from .dadaocheng_moves import AXES, MOVE_INDEX, MOVES, SPACES_OF_LINE, Move
+
+if TYPE_CHECKING:
+    from .dadaocheng_plan import Scorer
+
+
+def _move_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per movement: the cell each cell's disc comes from, and which cell is flipped."""
+    perm = np.tile(np.arange(16), (len(MOVES), 1))
+    flip = np.zeros((len(MOVES), 16), dtype=bool)
+    for i, m in enumerate(MOVES):
+        if len(m) == 1:
+            flip[i, m[0]] = True
+        else:
+            perm[i, m[0]], perm[i, m[1]] = m[1], m[0]
+    return perm, flip
+
+
+_PERM, _FLIP = _move_tables()
+_AXIS_CELLS = np.array(AXES).T            # 4 x 8: the k-th cell of each row and column
+
+
+def _after(cur: np.ndarray, alt: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Grids (..., len(moves), 16) after each of ``moves`` from grids (..., 16)."""
+    perm, flip = _PERM[moves], _FLIP[moves]
+    c, a = cur[..., perm], alt[..., perm]
+    return np.where(flip, a, c), np.where(flip, c, a)
+
+
+def _has_line(cur: np.ndarray) -> np.ndarray:
+    """Whether each grid (..., 16) holds a candidate line."""
+    a, b, c, d = (cur[..., cells] for cells in _AXIS_CELLS)
+    return ((b == c) & ((a == b) | (c == d))).any(-1)
+
+
+_LINE_MASK = np.array([[c in line for c in range(16)] for line in LINES])
+_LINE_SPACES = np.array([list(sp) + [-1] * (2 - len(sp)) for sp in SPACES_OF_LINE])
+_SHIFTS = np.arange(16, dtype=np.int64) * 3
+
+
+def _pack(cur: np.ndarray) -> np.ndarray:
+    """Each grid's showing colours (..., 16) as one int (3 bits a cell)."""
+    return (cur.astype(np.int64) << _SHIFTS).sum(axis=-1)
+
+
+def rate_grids(scorer: Scorer, cur: np.ndarray, alt: np.ndarray, steps: int = 64) -> np.ndarray:
+    """Greedy cascade value of each grid (N x 16 arrays), all grids at once: every step
+    collects the line worth most now (weight x length; ties to the lower line id), a
+    repeated state ends in the loop reward, and the storehouses are settled at the end."""
+    w, owner = np.array(scorer.weights), np.array(scorer.owner)
+    cur, alt = cur.copy(), alt.copy()
+    store = np.repeat(np.array(scorer.store, dtype=np.int64)[None], len(cur), axis=0)
+    value, history, live = np.zeros(len(cur)), [_pack(cur)], np.arange(len(cur))
+    for _ in range(steps):
+        line, colour, live = _greedy_lines(cur[live], w, live)
+        if not len(live):
+            break
+        value[live] += w[colour] * np.where(line % 3 == 2, 2, 1)
+        _stock(store, owner, live, line, colour)
+        mask = _LINE_MASK[line]
+        c, a = cur[live], alt[live]
+        cur[live], alt[live] = np.where(mask, a, c), np.where(mask, c, a)
+        packed = _pack(cur[live])
+        again = np.zeros(len(live), dtype=bool)
+        for seen in history:
+            again |= seen[live] == packed
+        value[live[again]] += scorer.loop_value
+        store[live[again]] = 0
+        history.append(np.full(len(cur), -1, dtype=np.int64))
+        history[-1][live] = packed
+        live = live[~again]
+    return value + _settle_all(scorer, store, w)
+
+
+def _greedy_lines(cur: np.ndarray, w: np.ndarray,
+                  live: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the grids that hold a line: the line to collect, its colour, and their rows."""
+    a, b, c, d = (cur[:, cells] for cells in _AXIS_CELLS)
+    left, right = (b == c) & (a == b), (b == c) & (c == d)
+    span = np.where(left & right, 2, np.where(left, 0, np.where(right, 1, -1)))
+    has = (span >= 0).any(axis=1)
+    span, b = span[has], b[has]
+    key = np.where(span >= 0, w[b] * np.where(span == 2, 4, 3), -1.0)
+    k = key.argmax(axis=1)
+    rows = np.arange(len(k))
+    return 3 * k + span[rows, k], b[rows, k], live[has]
+
+
+def _stock(store: np.ndarray, owner: np.ndarray, live: np.ndarray, line: np.ndarray,
+           colour: np.ndarray) -> None:
+    """Stocking and corruption (DDC-5.6, 5.7) for each grid's collected line, in place."""
+    for slot in range(2):
+        space = _LINE_SPACES[line, slot]
+        ok = (space >= 0) & (owner[space] != 0)
+        rows, space, col = live[ok], space[ok], colour[ok]
+        store[rows, space, col] += 1
+        full = store[rows, space].sum(axis=-1) >= 3
+        store[rows[full], space[full]] = 0
+
+
+def _settle_all(scorer: Scorer, store: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """:meth:`Scorer.settle`'s storehouse value for every grid's storehouses (N x 16 x 5)."""
+    values = store @ w
+    total = np.zeros(len(store))
+    for group in scorer.groups:
+        if not group:
+            continue
+        spaces, sign = list(group), scorer.owner[group[0]]
+        total += sign * scorer.store_weight * values[:, spaces].sum(axis=1)
+        full = (store[:, spaces].sum(axis=-1) > 0).all(axis=1)
+        total += sign * (1 - scorer.store_weight) * values[:, spaces].max(axis=1) * full
+    return total
+
+
+def final_grids(cur: list[int], alt: list[int], firsts: Sequence[Move],
+                seconds: Sequence[Move]) -> dict[tuple[int, ...], tuple[Move, ...]]:
+    """Distinct grids holding a line after the movements, with the first movements to them.
+
+    Each of ``firsts`` is followed by each of ``seconds``; with no ``seconds`` the first
+    movement is the last one. Grids keep the order of their first way to be reached.
+    """
+    first = np.array([MOVE_INDEX[m] for m in firsts])
+    c, a = _after(np.array(cur, dtype=np.int8), np.array(alt, dtype=np.int8), first)
+    if seconds:
+        second = np.array([MOVE_INDEX[m] for m in seconds])
+        c, a = _after(c, a, second)
+    else:
+        second = np.zeros(1, dtype=int)
+        c, a = c[:, None], a[:, None]
+    hit_i, hit_j = np.nonzero(_has_line(c))
+    if not len(hit_i):
+        return {}
+    keys = np.concatenate([c[hit_i, hit_j], a[hit_i, hit_j]], axis=1)
+    where = _first_of_each(keys)
+    found: dict[tuple[int, ...], tuple[Move, ...]] = {}
+    for k, row in zip(where.tolist(), keys[where].tolist(), strict=True):
+        m1 = MOVES[first[hit_i[k]]]
+        found[tuple(row)] = (m1, MOVES[second[hit_j[k]]]) if seconds else (m1,)
+    return found
+
+
+def _first_of_each(keys: np.ndarray) -> np.ndarray:
+    """Ascending indices of the first occurrence of each distinct row of ``keys`` (N x 32)."""
+    k1, k2 = _pack(keys[:, :16]), _pack(keys[:, 16:])
+    order = np.lexsort((k2, k1))               # stable: equal rows keep their order
+    s1, s2 = k1[order], k2[order]
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = (s1[1:] != s1[:-1]) | (s2[1:] != s2[:-1])
+    return np.sort(order[new])
