@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -136,6 +136,14 @@ def final_grids(cur: list[int], alt: list[int], firsts: Sequence[Move],
     Each of ``firsts`` is followed by each of ``seconds``; with no ``seconds`` the first
     movement is the last one. Grids keep the order of their first way to be reached.
     """
+    keys, ways = final_table(cur, alt, firsts, seconds)
+    return {tuple(row): ways(k) for k, row in enumerate(keys.tolist())}
+
+
+def final_table(cur: list[int], alt: list[int], firsts: Sequence[Move], seconds: Sequence[Move]
+                ) -> tuple[np.ndarray, Callable[[int], tuple[Move, ...]]]:
+    """:func:`final_grids` as arrays: the grids (K x 32, showing colours then the other
+    sides) and a function from a grid's row to the movements that first reach it."""
     first = np.array([MOVE_INDEX[m] for m in firsts])
     c, a = _after(np.array(cur, dtype=np.int8), np.array(alt, dtype=np.int8), first)
     if seconds:
@@ -146,14 +154,19 @@ def final_grids(cur: list[int], alt: list[int], firsts: Sequence[Move],
         c, a = c[:, None], a[:, None]
     hit_i, hit_j = np.nonzero(_has_line(c))
     if not len(hit_i):
-        return {}
+        return np.zeros((0, 32), dtype=np.int8), _no_way
     keys = np.concatenate([c[hit_i, hit_j], a[hit_i, hit_j]], axis=1)
     where = _first_of_each(keys)
-    found: dict[tuple[int, ...], tuple[Move, ...]] = {}
-    for k, row in zip(where.tolist(), keys[where].tolist(), strict=True):
-        m1 = MOVES[first[hit_i[k]]]
-        found[tuple(row)] = (m1, MOVES[second[hit_j[k]]]) if seconds else (m1,)
-    return found
+    m1, m2 = first[hit_i[where]].tolist(), second[hit_j[where]].tolist()
+
+    def ways(k: int) -> tuple[Move, ...]:
+        return (MOVES[m1[k]], MOVES[m2[k]]) if seconds else (MOVES[m1[k]],)
+
+    return keys[where], ways
+
+
+def _no_way(k: int) -> tuple[Move, ...]:
+    raise IndexError(f"no final grid {k}: no movements make a line")
 
 
 def _first_of_each(keys: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 from formosa_envs.games.dadaocheng.grid import LINES
 
-from .dadaocheng_batch import final_grids, rate_grids
+from .dadaocheng_batch import final_grids, final_table, rate_grids
 from .dadaocheng_moves import (
     AXES,
     MOVE_INDEX,
@@ -175,18 +175,15 @@ def best_movements(cur: list[int], alt: list[int], scorer: Scorer, rerank: Reran
                    firsts: Sequence[Move], seconds: Sequence[Move], deep: int = 24,
                    wide: int = 6) -> tuple[Move, ...] | None:
     """The movements to the best final grid, or None if no movements make a line."""
-    grids = final_grids(cur, alt, firsts, seconds)
-    if not grids:
+    table, ways = final_table(cur, alt, firsts, seconds)
+    if not len(table):
         return None
-    keys = list(grids)
-    table = np.array(keys, dtype=np.int8)
     values = rate_grids(scorer, table[:, :16], table[:, 16:])
-    order = np.argsort(-values, kind="stable")[:deep]
-    rated = [(values[i], keys[i], grids[keys[i]]) for i in order.tolist()]
+    order = np.argsort(-values, kind="stable")[:deep].tolist()
     deeper = []
-    for _, key, moves in rated:
-        value, got = scorer.value_of((list(key[:16]), list(key[16:])), scorer.budget)
-        deeper.append((value, got, moves))
+    for i, key in zip(order, table[order].tolist(), strict=True):
+        value, got = scorer.value_of((key[:16], key[16:]), scorer.budget)
+        deeper.append((value, got, ways(i)))
     deeper.sort(key=lambda r: r[0], reverse=True)
     if rerank is None:
         return deeper[0][2]
