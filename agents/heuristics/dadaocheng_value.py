@@ -91,32 +91,45 @@ def _max_required(game: Any) -> int:
     return max(ship.required for ship in game.ships)
 
 
-Tree = tuple[list[tuple[int, ...]], list[float], list[tuple[Item, ...]], list[int],
-             list[float]]
+Tree = tuple[list[tuple[int, ...]], list[float], list[int], list[float]]
 
 
 @lru_cache(maxsize=64)
 def _purchase_tree(items: tuple[Item, ...]) -> Tree:
     """Every purchase set of ``items`` in search order, as parallel lists: its total cost,
-    its worth, its items, where to go on when the hand cannot pay it (see
-    :func:`_tree_shape`), and the most any set skipped with it is worth. A set adds ``k + 1``
-    of one item to its parent: its worth is the parent's plus ``values[k]`` (the worth of
-    k + 1 of it, cumulative), its cost the parent's plus k + 1 times the item's."""
-    parents, picks, skips = _tree_shape(tuple(len(it.values) for it in items))
-    totals: list[tuple[int, ...]] = []
+    its worth, where to go on when the hand cannot pay it (see :func:`_tree_shape`), and
+    the most any set skipped with it is worth. A set adds ``k + 1`` of one item to its
+    parent: its worth is the parent's plus ``values[k]`` (the worth of k + 1 of it)."""
+    counts = tuple(len(it.values) for it in items)
+    shape, totals = _tree_shape(counts), _tree_costs(tuple(it.cost for it in items), counts)
     worths: list[float] = []
-    chosen: list[tuple[Item, ...]] = []
+    for parent, (j, k) in zip(shape[0], shape[1], strict=True):
+        worths.append((worths[parent] if parent >= 0 else 0.0) + items[j].values[k])
+    reach = [max(worths[i + 1:skip], default=-math.inf) for i, skip in enumerate(shape[2])]
+    return totals, worths, shape[2], reach
+
+
+@lru_cache(maxsize=64)
+def _tree_costs(costs: tuple[tuple[int, ...], ...], counts: tuple[int, ...]
+                ) -> list[tuple[int, ...]]:
+    """Each set's total cost: its parent's plus ``k + 1`` times its item's."""
+    parents, picks, _ = _tree_shape(counts)
+    totals: list[tuple[int, ...]] = []
     for parent, (j, k) in zip(parents, picks, strict=True):
-        if parent >= 0:
-            worth, base, cost = worths[parent], chosen[parent], totals[parent]
-        else:
-            worth, base, cost = 0.0, (), (0, 0, 0, 0)
-        item = items[j]
-        totals.append(tuple(a + (k + 1) * b for a, b in zip(cost, item.cost, strict=True)))
-        worths.append(worth + item.values[k])
-        chosen.append((*base, *(item,) * (k + 1)))
-    reach = [max(worths[i + 1:skip], default=-math.inf) for i, skip in enumerate(skips)]
-    return totals, worths, chosen, skips, reach
+        cost = totals[parent] if parent >= 0 else (0, 0, 0, 0)
+        totals.append(tuple(a + (k + 1) * b for a, b in zip(cost, costs[j], strict=True)))
+    return totals
+
+
+def _chosen(items: Sequence[Item], node: int) -> tuple[Item, ...]:
+    """The items of set ``node`` of :func:`_purchase_tree`, in the order they were added."""
+    parents, picks, _ = _tree_shape(tuple(len(it.values) for it in items))
+    out: list[Item] = []
+    while node >= 0:
+        j, k = picks[node]
+        out[:0] = [items[j]] * (k + 1)
+        node = parents[node]
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
@@ -303,8 +316,8 @@ class Valuer:
         a set can beat the best even keeping all of it, those sets are passed over.
         """
         whole = self.keep(hand)
-        best: tuple[float, tuple[Item, ...], tuple[int, int, int]] = (whole, (), (0, 0, 0))
-        totals, worths, chosen, skips, reach = _purchase_tree(tuple(self.items))
+        best, at = (whole, (0, 0, 0)), -1
+        totals, worths, skips, reach = _purchase_tree(tuple(self.items))
         memo, cover = self._cubes, self._cover
         h0, h1, h2, h3, black = hand
         i, n = 0, len(totals)
@@ -321,9 +334,9 @@ class Valuer:
                 i = skips[i]
                 continue
             if worths[i] + found[0] > best[0]:
-                best = (worths[i] + found[0], chosen[i], found[1])
+                best, at = (worths[i] + found[0], found[1]), i
             i = skips[i] if reach[i] + whole < best[0] - PRUNE_EPS else i + 1
-        return best
+        return best[0], _chosen(self.items, at), best[1]
 
     def cover(self, hand: Hand, cost: Sequence[int]) -> tuple[float, tuple[int, int, int]] | None:
         """Best way to pay ``cost`` from ``hand``: (kept worth less opium, counts) or None."""
