@@ -127,7 +127,9 @@ class AZAgent(StateAgent):
 
         Returns ``(visits, value)``: int64 visit counts of the root actions over the whole
         action space (zero off the legal set) and the root's mean backed-up return for the
-        deciding seat, in [-1, 1]. Raises ``ArgumentError`` on a terminal or chance state.
+        deciding seat, in [-1, 1]. The first simulation expands the root, so the visits
+        sum to ``simulations - 1`` (all ``simulations`` pass a forced move). Raises
+        ``ArgumentError`` on a terminal or chance state.
         """
         me = game.current_player(state)
         if game.is_terminal(state) or me < 0:
@@ -136,7 +138,7 @@ class AZAgent(StateAgent):
         self.network.bind(game)
         start = time.perf_counter()
         root = _Node(me)
-        base = (game.scores(state), _round(state))
+        base = (game.scores(state), _round(state)) if self.leaf == "rollout" else None
         for _ in range(self.simulations):
             self._simulate(game, game.determinize(state, me, self.rng), root, base)
         self.simulations_run += self.simulations
@@ -158,7 +160,7 @@ class AZAgent(StateAgent):
         return counts, root.total / max(root.visits, 1)
 
     # ----- one simulation --------------------------------------------------------------
-    def _simulate(self, game: Any, s: Any, root: _Node, base: tuple[list[float], Any]) -> None:
+    def _simulate(self, game: Any, s: Any, root: _Node, base: Any) -> None:
         """Select down to a leaf of determinization ``s``, evaluate it, back up."""
         node, path = root, [root]
         for _ in range(game.max_game_length):
@@ -185,8 +187,8 @@ class AZAgent(StateAgent):
             visited.visits += 1
             visited.total += values[visited.mover]
 
-    def _expand(self, game: Any, s: Any, node: _Node, legal: list[int],
-                base: tuple[list[float], Any], is_root: bool) -> list[float]:
+    def _expand(self, game: Any, s: Any, node: _Node, legal: list[int], base: Any,
+                is_root: bool) -> list[float]:
         """Store the deciding seat's logits at ``node``; return the leaf's value vector."""
         mover = game.current_player(s)
         if self.leaf == "value":
@@ -203,10 +205,11 @@ class AZAgent(StateAgent):
                 + self.dirichlet_fraction * noise
         return self._leaf_values(game, s, base, obs)
 
-    def _leaf_values(self, game: Any, s: Any, base: tuple[list[float], Any],
-                     obs: np.ndarray | None) -> list[float]:
+    def _leaf_values(self, game: Any, s: Any, base: Any, obs: np.ndarray | None
+                     ) -> list[float]:
         """Per-seat values of a non-terminal leaf (value head, rollout or zeros); a
-        rollout is valued by the score gains since the root (``base``)."""
+        rollout is valued by the score gains since the root (``base``: the root's scores
+        and round, given for rollout leaves only)."""
         if self.leaf == "value":
             if obs is None:
                 obs = np.stack([game.observe(s, seat) for seat in range(game.num_players)])

@@ -156,7 +156,6 @@ class TrapGame:
     Other seats get 0. Only a search that backs up each seat's own return avoids TRAP."""
 
     name, observation_size, num_actions, max_game_length = "trap", 3, 2, 4
-    hidden_information = False
     SAFE, TRAP = 0, 1
     ONE_WINS, ZERO_WINS = 0, 1
 
@@ -184,9 +183,6 @@ class TrapGame:
             winner = 1 if s[1] == self.ONE_WINS else 0
             out[winner], out[1 - winner] = 1.0, -1.0
         return out
-
-    def scores(self, s: list[int]) -> list[float]:
-        return self.returns(s)
 
     def observe(self, s: list[int], seat: int) -> np.ndarray:
         return np.array([len(s), seat, s[0] if s else -1], dtype=np.float32)
