@@ -78,12 +78,15 @@ class AZAgent(StateAgent):
                  temperature: float = 0.0) -> None:
         """Configure the search (see the module docstring); ``leaf="auto"`` is ``value``
         when the network has a value head, else ``rollout``."""
+        if not isinstance(network, Network):
+            raise ArgumentError("network must be an agents.network.Network (Network.load(PATH)),"
+                                f" got {type(network).__name__}")
         _check_options(simulations, c_puct, leaf, dirichlet_alpha, dirichlet_fraction,
                        temperature)
         if leaf == "value" and not network.has_value:
             name = network.path or "the network"
             raise ArgumentError(f"leaf='value' needs a value head, but {name} has none "
-                             "(use leaf='rollout' or 'zero')")
+                                "(use leaf='rollout' or 'zero')")
         self.network = network
         self.simulations = int(simulations)
         self.c_puct = float(c_puct)
@@ -118,7 +121,8 @@ class AZAgent(StateAgent):
             return legal[0]
         counts, _ = self.search(game, state)
         if self.temperature > 0 and counts[legal].any():
-            weights = counts[legal].astype(np.float64) ** (1.0 / self.temperature)
+            visits = counts[legal].astype(np.float64)
+            weights = (visits / visits.max()) ** (1.0 / self.temperature)
             return legal[int(self.rng.choice(len(legal), p=weights / weights.sum()))]
         return max(legal, key=lambda a: self.last_root[a])
 

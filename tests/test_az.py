@@ -318,7 +318,7 @@ def test_self_play_options_are_seeded_and_legal() -> None:
     network = Network.from_arrays(net_arrays(game))
     runs = []
     for _ in range(2):
-        agents = [AZAgent(network, 8, seed=i, dirichlet_fraction=0.25, temperature=1.0)
+        agents = [AZAgent(network, 8, seed=i, dirichlet_fraction=0.25, temperature=0.01 + i)
                   for i in range(2)]
         play_checked(game, agents, seed=0)
         runs.append([a.rng.random() for a in agents])
@@ -349,6 +349,8 @@ def test_bad_search_options_are_clear_errors(options: dict[str, Any], word: str)
         AZAgent(Network.from_arrays(net_arrays(game)), **options)
     with pytest.raises(ArgumentError, match="value head"):
         AZAgent(Network.from_arrays(net_arrays(game, value=None)), leaf="value")
+    with pytest.raises(ArgumentError, match="network must be"):
+        AZAgent("net.npz")  # type: ignore[arg-type]
 
 
 # ----- (5) specs and files ----------------------------------------------------------------
