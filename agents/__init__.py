@@ -10,6 +10,8 @@ Build any agent from a short spec with :func:`make_agent`:
 ``policy:PATH``      a trained policy exported as ``.npz`` (numpy forward pass)
 ``rllib:PATH[@M]``   module ``M`` of an RLlib checkpoint (default ``learner`` or
                      ``shared``), played as a numpy policy; needs ``[rllib]``
+``az:PATH[:N]``      PUCT search (AlphaZero-style IS-MCTS), N simulations per move
+                     (default 100), guided by an exported network's prior and value
 ===================  ====================================================
 
 The kinds live in a small registry (:mod:`agents.specs`) that other packages extend
@@ -40,7 +42,7 @@ __all__ = ["AGENT_KINDS", "Agent", "AgentKind", "AgentSpecError", "RandomAgent",
            "register_agent_kind", "split_module"]
 
 _LAZY = {"MCTSAgent": "agents.mcts", "HeuristicAgent": "agents.heuristics",
-         "PolicyAgent": "agents.policy"}
+         "PolicyAgent": "agents.policy", "AZAgent": "agents.az", "Network": "agents.network"}
 
 
 def __getattr__(name: str) -> Any:  # lazy access to heavier agents
