@@ -15,7 +15,9 @@ expected sale value times a factor for the time left to turn it into VP:
 * Buds, action and technology discs, technology levels (future icon VP).
 
 Every function reads only public information (the whole state but the bag's and
-the deck's order, which nothing here uses).
+the deck's order, which nothing here uses). The functions of a game and small values
+(:func:`track_ops`, :func:`factory_value`, :func:`basket_tea_value`) are memoised: a
+game's board never changes, and a game is its own key (compared by identity).
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ def best_final(ops: tuple[str, ...], c: Contents, doubled: bool = False) -> Cont
     return max(finals, key=lambda x: (batch_score(x, doubled), x[FLAVOR], -x[1] - 2 * x[2]))
 
 
+@lru_cache(maxsize=1 << 16)
 def track_ops(game: Any, track: int, first: int, last: int | None = None) -> tuple[str, ...]:
     """Effect steps of spaces ``first`` .. ``last`` (default: up to the track's end)."""
     end = game.last[track] if last is None else min(last, game.last[track])
@@ -92,6 +95,7 @@ def track_ops(game: Any, track: int, first: int, last: int | None = None) -> tup
     return ops
 
 
+@lru_cache(maxsize=1 << 16)
 def factory_value(game: Any, track: int, pos: int, c: Contents, rounds: int,
                   doubled: bool = False) -> float:
     """Worth of a raw batch whose Tea Master stands on ``pos`` (see the module doc)."""
@@ -123,6 +127,7 @@ def scented_value(game: Any, s: Any, me: int, pos: int, rounds: int) -> float:
     return total * (max(0.55, 0.8 - 0.03 * left) if rounds else 0.3)
 
 
+@lru_cache(maxsize=1 << 16)
 def basket_tea_value(game: Any, tea: int, levels: tuple[int, int, int], busy: bool,
                      rounds: int, doubled: bool = False) -> float:
     """Worth of the Basket cubes of one tea (``levels`` = cubes at WL 0, 1, 2)."""
