@@ -22,6 +22,9 @@ MOVE_INDEX: dict[Move, int] = {m: i for i, m in enumerate(MOVES)}
 SPACES_OF_LINE: tuple[tuple[int, ...], ...] = tuple(
     tuple(4 * side + k for side, k in stocked_spaces(line)) for line in range(len(LINES)))
 YELLOW_RED_GREEN = (3, 0, 2)
+LINE_CELL = tuple(line[0] for line in LINES)            # a cell of each line (its colour)
+LINE_LENGTH = tuple(len(line) for line in LINES)
+LINE_CUBES = tuple(2 if len(line) == 4 else 1 for line in LINES)   # cubes it collects
 
 
 def lines_of(cur: Sequence[int]) -> list[int]:

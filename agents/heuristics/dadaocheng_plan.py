@@ -32,6 +32,9 @@ from formosa_envs.games.dadaocheng.grid import LINES
 from .dadaocheng_batch import final_grids, final_table, rate_grids
 from .dadaocheng_moves import (
     AXES,
+    LINE_CELL,
+    LINE_CUBES,
+    LINE_LENGTH,
     MOVE_INDEX,
     MOVES,
     SPACES_OF_LINE,
@@ -135,11 +138,17 @@ class Scorer:
             value, extra = self.settle(store)
             return value, tuple(g + e for g, e in zip(got, extra, strict=True))
         self.nodes += 1
-        options = sorted(((self.gain(cur, line), line) for line in lines), key=self._first)
-        if self.nodes > self.budget:
-            options = options[:1]
+        weights, options = self.weights, []
+        for line in lines:   # tried in the order of ``_first``: weight x length, then the id
+            colour = cur[LINE_CELL[line]]
+            options.append((-weights[colour] * LINE_LENGTH[line], line,
+                            weights[colour] * LINE_CUBES[line], colour, LINE_CUBES[line]))
+        if len(options) > 1:
+            options.sort()
+            if self.nodes > self.budget:
+                options = options[:1]
         best: tuple[float, tuple[int, ...]] = (float("-inf"), got)
-        for (value, colour, cubes), line in options:
+        for _, line, value, colour, cubes in options:
             now = list(got)
             now[colour] += cubes
             c2, a2 = flipped(cur, alt, line)
