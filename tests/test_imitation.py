@@ -94,6 +94,8 @@ def test_cloning_learns_the_heuristic(flowers150: Path, tmp_path: Path) -> None:
     best = report["best"]
     assert _learned(report), best
     assert best["held_ce"] < report["history"][0]["held_ce"]
+    assert best["held_ce"] == min(h["held_ce"] for h in report["history"])
+    assert best["best_value_mse"] == min(h["value_mse"] for h in report["history"])
     assert (tmp_path / "run" / "best.npz").is_file() and (tmp_path / "run" / "final.npz").is_file()
 
 

@@ -17,7 +17,8 @@ equal to its action) and the held-out value MSE. Training stops early after
 
 Run folder: ``checkpoint.pt`` (torch state after every epoch: ``--resume`` continues
 from it, to the same result as an uninterrupted run), ``history.json`` (the epoch
-reports), ``best.npz`` (the epoch with the best held-out cross-entropy) and
+reports), ``best.npz`` (the policy tower of the epoch with the best held-out
+cross-entropy, the value tower of the epoch with the best held-out value MSE) and
 ``final.npz`` (the last epoch), both in the format of :mod:`training.network_export`,
 playable as ``policy:RUN_DIR/best.npz``. Deterministic given the data, config and seed.
 """
@@ -193,8 +194,7 @@ def train_bc(data_dir: str | Path, run_dir: str | Path, config: BCConfig | None 
         report = {"epoch": epoch + 1, "train_ce": train_ce, **evaluate(net, tensors, held_rows),
                   "seconds": time.perf_counter() - start}
         history.append(report)
-        if best is None or report["held_ce"] < best["held_ce"]:
-            best = {**report, "net": {k: v.clone() for k, v in net.state_dict().items()}}
+        best = _update_best(best, report, net)
         _save(run, net, opt, config, history, best, m)
         log(_line(report))
     return _finish(run, net, config, history, best, m)
@@ -224,6 +224,23 @@ def _start_state(run: Path, config: BCConfig, resume: bool) -> dict[str, Any]:
     return state
 
 
+def _update_best(best: dict[str, Any] | None, report: dict[str, Any], net: CloneNet
+                 ) -> dict[str, Any]:
+    """The best epoch so far: the policy tower of the lowest held-out cross-entropy and,
+    separately, the value tower of the lowest held-out value MSE."""
+    best = dict(best or {})
+    if "held_ce" not in best or report["held_ce"] < best["held_ce"]:
+        best.update(report, policy_state=_copy(net.policy))
+    if "value_state" not in best or report["value_mse"] < best["best_value_mse"]:
+        best.update(value_epoch=report["epoch"], best_value_mse=report["value_mse"],
+                    value_state=_copy(net.value))
+    return best
+
+
+def _copy(module: nn.Module) -> dict[str, torch.Tensor]:
+    return {k: v.detach().clone() for k, v in module.state_dict().items()}
+
+
 def _stopped(history: list[dict[str, Any]], best: dict[str, Any] | None, patience: int) -> bool:
     return best is not None and history[-1]["epoch"] - best["epoch"] >= patience
 
@@ -241,14 +258,15 @@ def _finish(run: Path, net: CloneNet, config: BCConfig, history: list[dict[str, 
             best: dict[str, Any] | None, manifest: dict[str, Any]) -> dict[str, Any]:
     export(net, config.activation, run / "final.npz")
     if best is not None:
-        final_state = {k: v.clone() for k, v in net.state_dict().items()}
-        net.load_state_dict(best["net"])
+        final_state = _copy(net)
+        net.policy.load_state_dict(best["policy_state"])
+        net.value.load_state_dict(best["value_state"])
         export(net, config.activation, run / "best.npz")
         net.load_state_dict(final_state)
     report = {"game": manifest["game"], "num_players": manifest["num_players"],
               "data_rows": manifest["rows"], "data_games": manifest["games"],
               "config": asdict(config), "epochs": len(history),
-              "best": {k: v for k, v in (best or {}).items() if k != "net"},
+              "best": {k: v for k, v in (best or {}).items() if not k.endswith("_state")},
               "final": history[-1] if history else {}, "history": history,
               "train_seconds": sum(h["seconds"] for h in history)}
     (run / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
