@@ -15,12 +15,13 @@ from agents.policy import PolicyAgent
 from formosa_envs.core.errors import ConfigError, DataError
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
-from training import bc, imitation
+from training import imitation
 from training.bc_config import BCConfig, load_bc_config
 from training.imitation import DataSettings, game_seeds, generate, load_data
 from training.network_export import forward, load_value_layers
 
-pytest.importorskip("torch")
+pytest.importorskip("torch")  # the [train] extra: cloning needs it, data generation does not
+from training import bc  # noqa: E402
 
 TINY = BCConfig(hidden=[16], value_hidden=[8], epochs=1, batch_size=64, seed=0, threads=1)
 
