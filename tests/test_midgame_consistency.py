@@ -161,7 +161,7 @@ def _ctx(kind: str, j: int, new: Callable[[dict[str, Any], int], int]) -> Callab
 def _player(kind: str) -> Callable:
     def change(st: dict[str, Any]) -> None:
         row = st["stack"][_idx(st, kind)]
-        row[1] = (row[1] + 1) % len(st["vp"])
+        row[1] = (row[1] + 1) % st["num_players"]
     return change
 
 
@@ -180,6 +180,13 @@ def _basket_draw(st: dict[str, Any]) -> None:
     row[4] = [1, 1]
 
 
+def _uncash(st: dict[str, Any]) -> None:
+    active = min(len(h) for h, out in zip(st["hands"], st["cashed"], strict=True) if not out)
+    p = next(p for p, (h, out) in enumerate(zip(st["hands"], st["cashed"], strict=True))
+             if out and len(h) >= active + 2)
+    st["cashed"][p] = False
+
+
 def _turn_player_passed(st: dict[str, Any]) -> None:
     st["passed"][st["turn"]] = True
 
@@ -187,6 +194,23 @@ def _turn_player_passed(st: dict[str, Any]) -> None:
 def _scent_tea_without_cubes(st: dict[str, Any]) -> None:
     p = next(p for p, sc in enumerate(st["scent"]) if sc[1] == 0)
     st["scent"][p][0] = 1
+
+
+
+def _pending(st: dict[str, Any], kind: str) -> bool:
+    return any(row[0] == kind for row in st["stack"]) and st["phase"] != 0
+
+
+def _empty_a_filled_cell(st: dict[str, Any]) -> None:
+    c = next(c for c, d in enumerate(st["cell_disc"]) if d >= 0)
+    st["cell_disc"][c] = -1
+
+
+def _cashed_with_cards(st: dict[str, Any]) -> bool:
+    """A cashed-out seat holds 2+ cards more than an empty-handed seat still in play."""
+    active = [len(h) for h, out in zip(st["hands"], st["cashed"], strict=True) if not out]
+    return any(out and len(h) >= min(active) + 2
+               for h, out in zip(st["hands"], st["cashed"], strict=True)) and active
 
 
 HOLES = [
@@ -215,7 +239,13 @@ HOLES = [
      _scent_tea_without_cubes, "scent["),
     ("taiwan", 3, {}, lambda st: [r[0] for r in st["stack"]] == ["warehouse"],
      _player("warehouse"), "stack"),
+    ("dadaocheng", 1, {}, lambda st: _pending(st, "place_disc") and min(st["cell_disc"]) >= -1
+     and any(d >= 0 for d in st["cell_disc"]), _empty_a_filled_cell, "cell_disc"),
+    ("dadaocheng", 2, {}, lambda st: _pending(st, "take"), _player("take"), "stack["),
+    ("dadaocheng", 3, {}, _at(["purchase"]), _player("purchase"), "stack[0].player"),
+    ("flowers", 4, {}, lambda st: _cashed_with_cards(st), _uncash, "cashed"),
 ]
+
 
 
 @pytest.mark.parametrize("case", HOLES, ids=[f"{c[0]}-{c[5]}-{i}" for i, c in enumerate(HOLES)])

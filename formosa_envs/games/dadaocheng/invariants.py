@@ -88,8 +88,24 @@ def _check_grid(s: DadaochengState) -> None:
     check_distinct("cell_disc", s.cell_disc, item="disc")
     for c, disc in enumerate(s.cell_disc):
         check_between(f"cell_disc[{c}]", disc, -1, DISCS - 1, "a disc id, -1 while placing")
-    if s.phase == Phase.TURNS and not any(d.kind == "place_disc" for d in s.stack):
-        require(min(s.cell_disc) >= 0, "cell_disc", "every cell holds a disc during turns")
+    if s.phase == Phase.TURNS:
+        empty = sorted(c for c, disc in enumerate(s.cell_disc) if disc < 0)
+        pending = sorted(d.ctx[0] for d in s.stack if d.kind == "place_disc")
+        require(empty == pending, "cell_disc", f"has no disc in cells {empty}, but the "
+                f"pending 'place_disc' draws name cells {pending}: during turns every "
+                "cell holds a disc but those a reset is refilling (DDC-2.3)")
+    _check_takes(s)
+
+
+def _check_takes(s: DadaochengState) -> None:
+    """A turn's ``purchase`` frame, cubes given and cubes taken (a Den, events 1851, 1860, a swap)
+    belong to the turn player."""
+    if s.phase != Phase.TURNS:
+        return
+    for i, d in enumerate(s.stack):
+        require(d.kind not in ("take", "give", "purchase") or d.player == s.turn,
+                f"stack[{i}].player", f"is seat {d.player} in a {d.kind!r} frame, but "
+                f"field 'turn' is {s.turn}: only the turn player buys and takes cubes")
 
 
 def _check_sides(game: DadaochengGame, s: DadaochengState, n: int) -> None:

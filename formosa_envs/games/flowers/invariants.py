@@ -108,6 +108,10 @@ def _check_round(game: FlowersGame, s: FlowersState, n: int) -> None:
     active = [p for p in range(n) if not s.cashed[p]]
     require(len(active) >= 2, "cashed", "a round ends when one player is left (F-5.1)")
     require(not s.cashed[s.turn], "turn", f"seat {s.turn} cashed out and has no turns")
+    sizes = [len(s.hands[p]) for p in active]
+    require(max(sizes) - min(sizes) <= 1, "cashed", f"the players still in the round "
+            f"({active}) hold {sizes} cards: they play one card each in turn, so their "
+            "hands differ by one card at most")
     tc = s.turn_captures
     if s.phase == Phase.REVEAL:
         require(not tc, "turn_captures", "no capture yet before the play is resolved")
