@@ -201,3 +201,11 @@ register_agent_kind("policy", _policy, "policy:PATH.npz", label=lambda arg: Path
 declare_agent_kind("rllib", "rllib:PATH[@MODULE]", module="formosa_envs.envs.rllib",
                    extra="rllib", label=_rllib_label)
 register_agent_kind("az", _az, "az:PATH.npz[:N]", label=_az_label)
+
+
+def _pretrained(spec: str, arg: str, game: str, seed: int | None) -> Agent:
+    from .pretrained import build_pretrained
+    return build_pretrained(spec, arg, game, seed)
+
+
+register_agent_kind("pretrained", _pretrained, "pretrained[:GAME][:az[:N]]")

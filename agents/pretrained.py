@@ -1,0 +1,225 @@
+"""Networks shipped with the package: the ``pretrained`` agent spec.
+
+Specs (the network of the game being played; ``GAME`` names it explicitly and must be
+that game):
+
+=============================  ======================================================
+``pretrained``                 the game's shipped network, masked argmax (numpy only)
+``pretrained:GAME``            the same, refused unless ``GAME`` is the game played
+``pretrained[:GAME]:az[:N]``   PUCT search (:mod:`agents.az`) guided by that network's
+                               prior and value head, ``N`` simulations (default 100)
+=============================  ======================================================
+
+The files are package data in ``agents/pretrained/``: one ``<game>.npz`` per game (the
+format of :mod:`training.network_export`, weights stored as float16 and upcast to
+float32 on load) and ``manifest.json`` (format :data:`FORMAT`), which records per game
+the file, its sha256 and size, the observation size and action count, the env id, the
+player count it was trained at, the data, training and evaluation that produced it,
+and the commit. They are read with :mod:`importlib.resources`, so they load from an
+installed wheel too. ``scripts/make_pretrained.py`` regenerates them.
+
+Before a network is played it is checked against its manifest entry (sha256, array
+shapes) and against the game as built now (observation size, action count, env id): a
+missing, tampered or stale file is a :class:`PretrainedError` (an ``AgentSpecError``)
+naming the game, the file and what to do. One network serves every player count: the
+observation is padded to the game's maximum seat count, so its size and the action
+count do not depend on the number of players.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from formosa_envs.games import GAMES, make_game
+
+from .base import Agent
+from .specs import AgentSpecError, int_arg
+
+FORMAT = "formosa-pretrained/1"
+MANIFEST = "manifest.json"
+FOLDER = "pretrained"
+REGENERATE = "python scripts/make_pretrained.py --games {game}"
+DEFAULT_SIMULATIONS = 100
+
+Root = Any
+"""A folder holding the files: a ``Path`` or an ``importlib.resources`` Traversable."""
+
+
+class PretrainedError(AgentSpecError):
+    """A shipped network that cannot be played: missing, tampered with or stale."""
+
+
+def package_root() -> Root:
+    """The package-data folder ``agents/pretrained`` (works from an installed wheel)."""
+    return resources.files("agents") / FOLDER
+
+
+def file_sha256(data: bytes) -> str:
+    """The hex sha256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_manifest(root: Root | None = None) -> dict[str, Any]:
+    """The checked manifest of ``root`` (default: the package's); :class:`PretrainedError`
+    if it is missing, unreadable or of another format."""
+    root = package_root() if root is None else root
+    path = root / MANIFEST
+    if not path.is_file():
+        raise PretrainedError(f"no pretrained networks: {path} is missing (regenerate them "
+                              "with python scripts/make_pretrained.py)")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PretrainedError(f"pretrained manifest {path}: cannot be read as JSON ({exc})"
+                              ) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT \
+            or not isinstance(manifest.get("games"), dict):
+        raise PretrainedError(f"pretrained manifest {path}: format must be {FORMAT!r} with a "
+                              "'games' table (regenerate it with python "
+                              "scripts/make_pretrained.py)")
+    return manifest
+
+
+def manifest_entry(game: str, root: Root | None = None) -> dict[str, Any]:
+    """The manifest entry of ``game`` (:class:`PretrainedError` if it has none)."""
+    _check_game(game)
+    entries = read_manifest(root)["games"]
+    if game not in entries or not isinstance(entries[game], dict):
+        shipped = ", ".join(sorted(entries)) or "none"
+        raise PretrainedError(f"no pretrained network for {game} (shipped: {shipped}); "
+                              f"make one with {REGENERATE.format(game=game)}")
+    return entries[game]
+
+
+def load_network(game: str, root: Root | None = None) -> Any:
+    """The shipped network of ``game`` as an :class:`agents.network.Network` (float32).
+
+    Checks, each failing with a :class:`PretrainedError` that names the file: the manifest
+    entry exists, the file exists, its sha256 is the manifest's, it is a valid network
+    whose sizes are the manifest's, and the manifest's observation size, action count
+    and env id are those of the game as built now (else the file is stale).
+    """
+    from .network import Network
+
+    entry = manifest_entry(game, root)
+    root = package_root() if root is None else root
+    path = root / str(entry.get("file", f"{game}.npz"))
+    data = _read_checked(game, path, entry)
+    _check_current(game, path, entry)
+    network = _cached_network(entry["sha256"], data, str(path), Network)
+    sizes = (network.input_size, network.output_size)
+    if sizes != (entry["observation_size"], entry["num_actions"]) or not network.has_value:
+        raise PretrainedError(f"pretrained network for {game}: {path} takes {sizes[0]} "
+                              f"values and scores {sizes[1]} actions, but its manifest says "
+                              f"{entry['observation_size']} and {entry['num_actions']} (and a "
+                              f"value head); run {REGENERATE.format(game=game)}")
+    return network
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def _cached_network(sha: str, data: bytes, name: str, network_cls: Any) -> Any:
+    """One network per file content (keyed by its sha256, so a changed file reloads)."""
+    if sha not in _CACHE:
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            upcast = {k: (arrays[k].astype(np.float32) if arrays[k].dtype.kind == "f"
+                          else arrays[k]) for k in arrays.files}
+        _CACHE[sha] = network_cls.from_arrays(upcast, name)
+    return _CACHE[sha]
+
+
+def _read_checked(game: str, path: Any, entry: dict[str, Any]) -> bytes:
+    """The file's bytes, after its presence and sha256 are checked against ``entry``."""
+    redo = REGENERATE.format(game=game)
+    if not path.is_file():
+        raise PretrainedError(f"pretrained network for {game}: {path} is missing (the "
+                              f"manifest lists it; reinstall the package or run {redo})")
+    data = path.read_bytes()
+    if file_sha256(data) != entry.get("sha256"):
+        raise PretrainedError(f"pretrained network for {game}: {path} does not match its "
+                              f"manifest (sha256 {file_sha256(data)[:12]}..., the manifest "
+                              f"says {str(entry.get('sha256'))[:12]}...); the file was changed "
+                              f"or is stale: run {redo}")
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        raise PretrainedError(f"pretrained network for {game}: {path} is not an .npz archive")
+    return data
+
+
+def _check_current(game: str, path: Any, entry: dict[str, Any]) -> None:
+    """The manifest's sizes and env id must be those of ``game`` as built now."""
+    built = make_game(game, num_players=GAMES[game].min_players)
+    now = {"observation_size": int(built.observation_size),
+           "num_actions": int(built.num_actions), "env_id": GAMES[game].env_id}
+    for key, value in now.items():
+        if entry.get(key) != value:
+            raise PretrainedError(
+                f"pretrained network for {game}: {path} is stale: it was made for "
+                f"{key} {entry.get(key)!r}, but {game} now has {value!r} (the observation "
+                f"or action layout changed); run {REGENERATE.format(game=game)}")
+
+
+def _check_game(game: str) -> None:
+    if game not in GAMES:
+        raise PretrainedError(f"unknown game {game!r} for a pretrained network; games: "
+                              f"{', '.join(sorted(GAMES))}")
+
+
+def parse_spec(spec: str, arg: str, game: str) -> tuple[str, int | None]:
+    """``[GAME][:az[:N]]`` -> ``(game, simulations or None)``; :class:`AgentSpecError`
+    naming ``spec`` on bad syntax or a network of another game."""
+    usage = "pretrained[:GAME][:az[:N]]"
+    parts = arg.split(":") if arg else []
+    named = parts.pop(0) if parts and parts[0] != "az" else None
+    if named is not None and named not in GAMES:
+        raise AgentSpecError(f"agent spec {spec!r}: {named!r} is not a game ({usage}; games: "
+                             f"{', '.join(sorted(GAMES))})")
+    if named is not None and named != game:
+        raise AgentSpecError(f"agent spec {spec!r} is the {GAMES[named].title} network, but "
+                             f"this game is {game}: use pretrained or pretrained:{game}")
+    if not parts:
+        return game, None
+    if parts[0] != "az" or len(parts) > 2:
+        raise AgentSpecError(f"agent spec {spec!r}: expected {usage} (e.g. pretrained, "
+                             f"pretrained:{game}, pretrained:az:200)")
+    budget = parts[1] if len(parts) == 2 else ""
+    if len(parts) == 2 and not budget:
+        raise AgentSpecError(f"agent spec {spec!r}: expected a positive integer after 'az:'")
+    return game, int_arg(spec, budget, DEFAULT_SIMULATIONS)
+
+
+def build_pretrained(spec: str, arg: str, game: str, seed: int | None,
+                     root: Root | None = None) -> Agent:
+    """The agent of spec ``pretrained[:GAME][:az[:N]]`` for ``game`` (module docstring)."""
+    if game not in GAMES:
+        raise AgentSpecError(f"agent spec {spec!r}: unknown game {game!r}; games: "
+                             f"{', '.join(sorted(GAMES))}")
+    game, simulations = parse_spec(spec, arg, game)
+    network = load_network(game, root)
+    if simulations is None:
+        from .policy import PolicyAgent
+        agent: Any = PolicyAgent(network.layers, network.activation, seed=seed)
+        agent.path = network.path
+    else:
+        from .az import AZAgent
+        agent = AZAgent(network, simulations=simulations, seed=seed)
+    agent.name = spec
+    return agent
+
+
+def shipped_games(root: Root | None = None) -> list[str]:
+    """The games the manifest of ``root`` (default: the package's) has networks for."""
+    return sorted(read_manifest(root)["games"])
+
+
+def manifest_path() -> Path:
+    """The package manifest as a filesystem path (for the regeneration script)."""
+    return Path(str(package_root() / MANIFEST))
