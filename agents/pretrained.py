@@ -124,17 +124,22 @@ def load_network(game: str, root: Root | None = None) -> Any:
     return network
 
 
-_CACHE: dict[str, Any] = {}
+_CACHE: dict[tuple[str, str], Any] = {}
 
 
 def _cached_network(sha: str, data: bytes, name: str, network_cls: Any) -> Any:
-    """One network per file content (keyed by its sha256, so a changed file reloads)."""
-    if sha not in _CACHE:
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            upcast = {k: (arrays[k].astype(np.float32) if arrays[k].dtype.kind == "f"
-                          else arrays[k]) for k in arrays.files}
-        _CACHE[sha] = network_cls.from_arrays(upcast, name)
-    return _CACHE[sha]
+    """One network per file and content (keyed by its sha256: a changed file reloads)."""
+    key = (sha, name)
+    if key not in _CACHE:
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                upcast = {k: (arrays[k].astype(np.float32) if arrays[k].dtype.kind == "f"
+                              else arrays[k]) for k in arrays.files}
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+            raise PretrainedError(f"pretrained network {name}: the .npz archive cannot be "
+                                  f"read ({exc})") from None
+        _CACHE[key] = network_cls.from_arrays(upcast, name)
+    return _CACHE[key]
 
 
 def _read_checked(game: str, path: Any, entry: dict[str, Any]) -> bytes:

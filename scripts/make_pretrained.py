@@ -107,7 +107,7 @@ def ship_config(game: str, args: Any) -> Any:
     from training.bc_config import default_config_path, load_bc_config
     hidden, value_hidden = SHIP_LAYERS[game]
     return load_bc_config(default_config_path(game), hidden=hidden, value_hidden=value_hidden,
-                          epochs=args.max_epochs, threads=args.workers)
+                          epochs=args.max_epochs, threads=1)
 
 
 def stage_clone(game: str, work: Path, args: Any) -> dict[str, Any]:
