@@ -7,8 +7,9 @@ Iteration ``i`` plays ``games`` games. Game ``g``:
   the game, moves sampled from ``visits ** (1 / temperature)`` (later: the most visited).
   The first ``round(league_fraction * games)`` games are *league games*: seat
   ``g % num_players`` is played by ``league[(g // num_players) % len(league)]`` instead
-  (``past``: an earlier iteration's network, drawn per game, as a play-time ``az:N``),
-  and its decisions are not recorded.
+  (``past``: a network of an earlier iteration other than the incumbent, the init
+  included, drawn per game and played as ``az:N``; the incumbent itself while there is
+  none), and its decisions are not recorded.
 * **Records.** For each learner decision with more than one legal action: the deciding
   seat's observation, the legal mask, the search's normalised visit counts (the policy
   target) and, once the game is over, that seat's own final return ``Game.returns``
