@@ -12,6 +12,8 @@ Build any agent from a short spec with :func:`make_agent`:
                      ``shared``), played as a numpy policy; needs ``[rllib]``
 ``az:PATH[:N]``      PUCT search (AlphaZero-style IS-MCTS), N simulations per move
                      (default 100), guided by an exported network's prior and value
+``pretrained[:G]``   the network shipped for the game (``agents/pretrained/``);
+                     ``pretrained[:G]:az[:N]`` plays it with ``az`` search
 ===================  ====================================================
 
 The kinds live in a small registry (:mod:`agents.specs`) that other packages extend
