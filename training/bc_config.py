@@ -9,15 +9,14 @@ file, raised before any data is read.
 
 from __future__ import annotations
 
-import dataclasses
-import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomllib
-
 from formosa_envs.core.errors import ConfigError
+
+from .toml_config import bounds_problem, check_fields, load_toml_config
 
 CONFIG_DIR = Path(__file__).parent / "configs"
 MAX_LAYERS, MAX_WIDTH = 8, 4096
@@ -56,23 +55,14 @@ class BCConfig:
 
     def validate(self, where: str = "") -> None:
         """Raise :class:`ConfigError` naming the first bad field (``where``: its origin)."""
-        for f in dataclasses.fields(self):
-            problem = _problem(f.name, getattr(self, f.name))
-            if problem:
-                raise ConfigError(f"cloning option {f.name} {problem}{where}")
+        check_fields(self, _problem, "cloning option", where)
 
 
 def _problem(name: str, value: Any) -> str:
     """What is wrong with ``value`` for ``name`` ('' when it is allowed)."""
-    if name in INT_BOUNDS:
-        low, high = INT_BOUNDS[name]
-        ok = not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
-        return "" if ok else f"must be a whole number from {low:,} to {high:,}, got {value!r}"
-    if name in FLOAT_BOUNDS:
-        low, high = FLOAT_BOUNDS[name]
-        ok = not isinstance(value, bool) and isinstance(value, (int, float)) \
-            and math.isfinite(value) and low <= value <= high
-        return "" if ok else f"must be a number from {low:g} to {high:g}, got {value!r}"
+    problem = bounds_problem(name, value, INT_BOUNDS, FLOAT_BOUNDS)
+    if problem is not None:
+        return problem
     if name in CHOICES:
         ok = value in CHOICES[name]
         return "" if ok else f"must be one of {', '.join(CHOICES[name])}, got {value!r}"
@@ -90,36 +80,16 @@ def default_config_path(game: str) -> Path:
 def load_bc_config(path: str | Path | None = None, **overrides: Any) -> BCConfig:
     """The settings in TOML file ``path`` (defaults when None), then ``overrides`` that
     are not None; validated."""
-    values: dict[str, Any] = {}
-    where = ""
-    if path is not None:
-        values, where = _read_toml(Path(path)), f" (in {path})"
-    known = {f.name for f in dataclasses.fields(BCConfig)}
+    return load_toml_config(BCConfig, path, "bc", overrides, _check_unknown)
+
+
+def _check_unknown(values: Mapping[str, Any], overrides: Mapping[str, Any], known: set[str],
+                   where: str) -> None:
+    """Refuse the first unknown file key (sorted), then the first unknown override."""
     unknown = sorted(set(values) - known)
     if unknown:
         raise ConfigError(f"unknown cloning option {unknown[0]!r}{where}; known: "
                           f"{', '.join(sorted(known))}")
-    config = BCConfig(**values)
-    for key, value in overrides.items():
+    for key in overrides:
         if key not in known:
             raise ConfigError(f"unknown cloning option {key!r}; known: {', '.join(sorted(known))}")
-        if value is not None:
-            setattr(config, key, value)
-    config.validate(where)
-    return config
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise ConfigError(f"--config {path}: file not found")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"--config {path}: not a readable TOML file ({exc})") from None
-    table = data.pop("bc", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"--config {path}: [bc] must be a table")
-    clash = sorted(set(table) & set(data))
-    if clash:
-        raise ConfigError(f"--config {path}: {clash[0]!r} is set twice (top level and [bc])")
-    return {**data, **table}

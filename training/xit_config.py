@@ -9,15 +9,14 @@ checked by :func:`check_league` (``past`` or any agent spec ``agents.make_agent`
 
 from __future__ import annotations
 
-import dataclasses
-import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomllib
-
 from formosa_envs.core.errors import ConfigError
+
+from .toml_config import bounds_problem, check_fields, load_toml_config
 
 CONFIG_DIR = Path(__file__).parent / "configs"
 PAST = "past"
@@ -82,10 +81,7 @@ class XitConfig:
 
     def validate(self, where: str = "") -> None:
         """Raise :class:`ConfigError` naming the first bad field (``where``: its origin)."""
-        for f in dataclasses.fields(self):
-            problem = _problem(f.name, getattr(self, f.name))
-            if problem:
-                raise ConfigError(f"expert-iteration option {f.name} {problem}{where}")
+        check_fields(self, _problem, "expert-iteration option", where)
         if self.league_fraction > 0 and not self.league:
             raise ConfigError(f"expert-iteration option league_fraction is "
                               f"{self.league_fraction:g} but league is empty; give league "
@@ -94,15 +90,9 @@ class XitConfig:
 
 def _problem(name: str, value: Any) -> str:
     """What is wrong with ``value`` for ``name`` ('' when it is allowed)."""
-    if name in INT_BOUNDS:
-        low, high = INT_BOUNDS[name]
-        ok = not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
-        return "" if ok else f"must be a whole number from {low:,} to {high:,}, got {value!r}"
-    if name in FLOAT_BOUNDS:
-        low, high = FLOAT_BOUNDS[name]
-        ok = not isinstance(value, bool) and isinstance(value, (int, float)) \
-            and math.isfinite(value) and low <= value <= high
-        return "" if ok else f"must be a number from {low:g} to {high:g}, got {value!r}"
+    problem = bounds_problem(name, value, INT_BOUNDS, FLOAT_BOUNDS)
+    if problem is not None:
+        return problem
     ok = isinstance(value, list) and len(value) <= MAX_LEAGUE and all(
         isinstance(s, str) and s.strip() == s and s for s in value)
     return "" if ok else (f"must be a list of at most {MAX_LEAGUE} agent specs (non-empty "
@@ -125,35 +115,14 @@ def default_config_path(game: str) -> Path:
 def load_xit_config(path: str | Path | None = None, **overrides: Any) -> XitConfig:
     """The settings in TOML file ``path`` (defaults when None), then ``overrides`` that
     are not None; validated."""
-    values: dict[str, Any] = {}
-    where = ""
-    if path is not None:
-        values, where = _read_toml(Path(path)), f" (in {path})"
-    known = {f.name for f in dataclasses.fields(XitConfig)}
+    return load_toml_config(XitConfig, path, "xit", overrides, _check_unknown)
+
+
+def _check_unknown(values: Mapping[str, Any], overrides: Mapping[str, Any], known: set[str],
+                   where: str) -> None:
+    """Refuse the first unknown key of the file and the overrides together (sorted)."""
     for key in sorted(set(values) | set(overrides)):
         if key not in known:
             origin = where if key in values else ""
             raise ConfigError(f"unknown expert-iteration option {key!r}{origin}; known: "
                               f"{', '.join(sorted(known))}")
-    config = XitConfig(**values)
-    for key, value in overrides.items():
-        if value is not None:
-            setattr(config, key, value)
-    config.validate(where)
-    return config
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise ConfigError(f"--config {path}: file not found")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"--config {path}: not a readable TOML file ({exc})") from None
-    table = data.pop("xit", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"--config {path}: [xit] must be a table")
-    clash = sorted(set(table) & set(data))
-    if clash:
-        raise ConfigError(f"--config {path}: {clash[0]!r} is set twice (top level and [xit])")
-    return {**data, **table}
