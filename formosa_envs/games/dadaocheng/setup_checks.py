@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.invariants import require
+from formosa_envs.core.setup_laws import frame_key, pending_frames, queued_frames
 
 from . import flow
 from .grid import CORNERS
@@ -80,36 +81,19 @@ def _fresh(game: DadaochengGame, s: DadaochengState) -> DadaochengState:
 
 def queued_by(game: DadaochengGame, s: DadaochengState, step: int) -> list[Any]:
     """The frames setup step ``step`` (0 or 1) queues in ``s``'s game, bottom first."""
-    scratch = s.clone()
-    scratch.stack, scratch.setup_step = [], step
-    flow.setup_step(game, scratch)
-    return scratch.stack
+    return queued_frames(flow.setup_step, game, s, step)
 
 
 def _resolved(game: DadaochengGame, s: DadaochengState, step: int) -> Counter:
     """Check the stack against step ``step``'s frames; count every draw resolved."""
     done: Counter = Counter()
     for earlier in range(min(step, 2)):
-        done.update(_key(d) for d in queued_by(game, s, earlier))
+        done.update(frame_key(d) for d in queued_by(game, s, earlier))
     if step < 0 or step >= 2:
         require(not s.stack, "stack", f"holds decisions at setup_step {s.setup_step}, "
                 "where setup has queued none")
         return done
     queued = queued_by(game, s, step)
-    matched = 0
-    while (matched < min(len(queued), len(s.stack))
-           and s.stack[matched] == queued[matched]):
-        matched += 1
-    if matched < len(s.stack):
-        odd = s.stack[matched]
-        want = (f"expected {queued[matched].kind!r} ctx {list(queued[matched].ctx)}"
-                if matched < len(queued) else "expected nothing more")
-        require(False, f"stack[{matched}]", f"is {odd.kind!r} (player {odd.player}, ctx "
-                f"{list(odd.ctx)}), {want}: setup step {step} (setup_step {s.setup_step}) "
-                f"queues {sorted({d.kind for d in queued})} in a fixed order, and nothing else")
-    done.update(_key(d) for d in queued[matched:])
+    pending = pending_frames(s.stack, queued, step, s.setup_step)
+    done.update(frame_key(d) for d in pending)
     return done
-
-
-def _key(d: Any) -> tuple:
-    return (d.kind, d.player, *d.ctx)
