@@ -23,7 +23,8 @@ import pytest
 from formosa_envs import make_game
 from formosa_envs.core.contract import step_random
 from formosa_envs.core.engine import CHANCE
-from formosa_envs.core.errors import FormosaError, StateFormatError
+from formosa_envs.core.errors import StateFormatError
+from tests.fuzz_saves import fuzz, game_of
 
 CONFIGS = [("tea", 2, {}), ("tea", 3, {"advanced": True}), ("tea", 4, {}),
            ("dadaocheng", 1, {"solo_challenge": "ships"}),
@@ -34,17 +35,7 @@ IDS = [f"{g}-{n}p{''.join('-' + k for k in o)}" for g, n, o in CONFIGS]
 SAVE_EVERY = 9
 """A save every 9th decision after setup."""
 TRIALS = 60
-PLAY_STEPS = 40
-_GAMES: dict[str, Any] = {}
 _SAVES: dict[str, list[str]] = {}
-
-
-def game_of(name: str, n: int, opts: dict[str, Any]) -> Any:
-    """One engine per configuration."""
-    key = f"{name}{n}{sorted(opts.items())}"
-    if key not in _GAMES:
-        _GAMES[key] = make_game(name, num_players=n, **opts)
-    return _GAMES[key]
 
 
 def _after_setup(state: Any) -> bool:
@@ -99,33 +90,11 @@ def mutate(state: dict[str, Any], rng: random.Random) -> str:
     return f"{'.'.join(map(str, path))}: {old} -> {new}"
 
 
-def fuzz(game: Any, saves: list[str], trials: int, seed: int) -> list[str]:
-    """Mutated saves that load but lead to a state ``check_invariants`` refuses."""
-    rng, found = random.Random(seed), []
-    for trial in range(trials):
-        payload = json.loads(rng.choice(saves))
-        what = mutate(payload["state"], rng)
-        try:
-            state = game.from_json(json.dumps(payload))
-        except FormosaError:
-            continue
-        dice = np.random.default_rng(trial)
-        try:
-            for _ in range(PLAY_STEPS):
-                if game.is_terminal(state):
-                    break
-                step_random(game, state, dice)
-                game.check_invariants(state)
-        except StateFormatError as exc:
-            found.append(f"{what}: loaded, then {exc}")
-    return found
-
-
 @pytest.mark.parametrize(("name", "n", "opts"), CONFIGS, ids=IDS)
 def test_midgame_load_then_play_fuzz(name: str, n: int, opts: dict[str, Any]) -> None:
     """No mutated mid-game save loads into a state that legal play shows impossible."""
     game = game_of(name, n, opts)
-    found = fuzz(game, midgame_saves(game), TRIALS, seed=n)
+    found = fuzz(game, midgame_saves(game), TRIALS, seed=n, mutate=mutate)
     assert not found, "\n".join(found[:5])
 
 

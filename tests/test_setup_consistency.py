@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from formosa_envs import make_game
 from formosa_envs.core.contract import step_random
-from formosa_envs.core.errors import FormosaError, StateFormatError
+from formosa_envs.core.errors import StateFormatError
+from tests.fuzz_saves import fuzz, game_of
 
 FUZZ_CONFIGS = [("tea", 2, {}), ("tea", 3, {"advanced": True}), ("tea", 4, {}),
                 ("dadaocheng", 1, {}), ("dadaocheng", 2, {}), ("dadaocheng", 3, {}),
@@ -30,16 +30,6 @@ IDS = [f"{g}-{n}p{'-' + '-'.join(o) if o else ''}" for g, n, o in FUZZ_CONFIGS]
 SETUP_EVERY = 3
 """A save every 3rd setup decision (every step of each setup phase is reached)."""
 MID_GAME = 3
-PLAY_STEPS = 40
-_GAMES: dict[str, Any] = {}
-
-
-def game_of(name: str, n: int, opts: dict[str, Any]) -> Any:
-    """One engine per configuration."""
-    key = f"{name}{n}{sorted(opts.items())}"
-    if key not in _GAMES:
-        _GAMES[key] = make_game(name, num_players=n, **opts)
-    return _GAMES[key]
 
 
 def in_setup(game: Any, state: Any) -> bool:
@@ -89,33 +79,12 @@ def mutate(state: dict[str, Any], rng: random.Random) -> str:
     return f"{'.'.join(map(str, path))}: {old} -> {holder[path[-1]]}"
 
 
-def fuzz(game: Any, saves: list[str], trials: int, seed: int) -> list[str]:
-    """Mutated saves that load but lead to a state ``check_invariants`` refuses."""
-    rng, found = random.Random(seed), []
-    for trial in range(trials):
-        payload = json.loads(rng.choice(saves))
-        what = mutate(payload["state"], rng)
-        try:
-            state = game.from_json(json.dumps(payload))
-        except FormosaError:
-            continue
-        play = np.random.default_rng(trial)
-        try:
-            for _ in range(PLAY_STEPS):
-                if game.is_terminal(state):
-                    break
-                step_random(game, state, play)
-                game.check_invariants(state)
-        except StateFormatError as exc:
-            found.append(f"{what}: loaded, then {exc}")
-    return found
-
-
 @pytest.mark.parametrize(("name", "n", "opts"), FUZZ_CONFIGS, ids=IDS)
 def test_load_then_play_fuzz(name: str, n: int, opts: dict[str, Any]) -> None:
     """No mutated setup save loads into a state that legal play shows to be impossible."""
     game = game_of(name, n, opts)
-    found = fuzz(game, setup_saves(game, range(2), mid=0), trials=250, seed=n)
+    found = fuzz(game, setup_saves(game, range(2), mid=0), trials=250, seed=n,
+                 mutate=mutate)
     assert not found, "\n".join(found[:5])
 
 
