@@ -26,8 +26,8 @@ from formosa_envs.core.errors import ArgumentError
 
 from .policy import (
     ACTIVATIONS,
+    LayerFit,
     PolicyFileError,
-    PolicyMismatchError,
     PolicyNotFoundError,
     _activation_of,
     _layer_problem,
@@ -38,8 +38,10 @@ from .policy import (
 Layers = list[tuple[np.ndarray, np.ndarray]]
 
 
-class Network:
+class Network(LayerFit):
     """A policy MLP (action logits) and an optional value MLP over one observation."""
+
+    noun = "network"
 
     def __init__(self, layers: Layers, activation: str = "tanh",
                  value_layers: Layers | None = None, path: str | None = None) -> None:
@@ -57,35 +59,6 @@ class Network:
     def has_value(self) -> bool:
         """Whether the file has a value head."""
         return self.value_layers is not None
-
-    @property
-    def input_size(self) -> int:
-        """Observation values the network takes."""
-        return int(self.layers[0][0].shape[1])
-
-    @property
-    def output_size(self) -> int:
-        """Action logits the policy head gives."""
-        return int(self.layers[-1][0].shape[0])
-
-    def check_fits(self, observation_size: int, num_actions: int, where: str = "") -> None:
-        """Raise :class:`PolicyMismatchError` unless the sizes are the game's."""
-        if (self.input_size, self.output_size) == (observation_size, num_actions):
-            return
-        source = f"network {self.path}" if self.path else "the network"
-        game = where or "this game"
-        raise PolicyMismatchError(
-            f"{source} does not fit {game}: the network takes observations of "
-            f"{self.input_size} values and scores {self.output_size} actions, but {game} has "
-            f"observations of {observation_size} values and {num_actions} actions (was it "
-            "exported for another game or player count?)")
-
-    def bind(self, game: Any) -> Network:
-        """Check that the network fits ``game`` (an engine); return the network."""
-        players = game.num_players
-        self.check_fits(int(game.observation_size), int(game.num_actions),
-                        f"{game.name} with {players} player{'' if players == 1 else 's'}")
-        return self
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """Action logits of one observation ``(obs,)`` or a batch ``(k, obs)``."""

@@ -18,7 +18,7 @@ import os
 import zipfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -40,7 +40,53 @@ class PolicyMismatchError(PolicyFileError):
     """A policy exported for another game or player count (its layer sizes do not fit)."""
 
 
-class PolicyAgent(Agent):
+FitsT = TypeVar("FitsT", bound="LayerFit")
+
+
+class LayerFit:
+    """Layer sizes and the game-fit check of an MLP (``layers``, input first), shared by
+    :class:`PolicyAgent` and :class:`agents.network.Network`; ``noun`` names it in errors."""
+
+    noun = "policy"
+    layers: list[tuple[np.ndarray, np.ndarray]]
+    path: str | None
+
+    @property
+    def input_size(self) -> int:
+        """Observation values the first layer takes."""
+        return int(self.layers[0][0].shape[1])
+
+    @property
+    def output_size(self) -> int:
+        """Action logits the last layer gives."""
+        return int(self.layers[-1][0].shape[0])
+
+    def check_fits(self, observation_size: int, num_actions: int, where: str = "") -> None:
+        """Raise :class:`PolicyMismatchError` unless the input width is
+        ``observation_size`` and the output width ``num_actions``.
+
+        ``where`` describes the game (e.g. ``tea with 2 players``) in the message.
+        """
+        if (self.input_size, self.output_size) == (observation_size, num_actions):
+            return
+        noun = self.noun
+        source = f"{noun} {self.path}" if self.path else f"the {noun}"
+        game = where or "this game"
+        raise PolicyMismatchError(
+            f"{source} does not fit {game}: the {noun} takes observations of "
+            f"{self.input_size} values and scores {self.output_size} actions, but {game} has "
+            f"observations of {observation_size} values and {num_actions} actions (was it "
+            "exported for another game or player count?)")
+
+    def bind(self: FitsT, game: Any) -> FitsT:
+        """Check that the layers fit ``game`` (an engine); return ``self``."""
+        self.check_fits(int(game.observation_size), int(game.num_actions),
+                        f"{game.name} with {game.num_players} player"
+                        f"{'' if game.num_players == 1 else 's'}")
+        return self
+
+
+class PolicyAgent(LayerFit, Agent):
     """Acts with an exported policy network: masked argmax, or masked sampling."""
 
     name = "policy"
@@ -55,39 +101,6 @@ class PolicyAgent(Agent):
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.path: str | None = None  # the file it was loaded from (named in errors)
-
-    @property
-    def input_size(self) -> int:
-        """Observation values the first layer takes."""
-        return int(self.layers[0][0].shape[1])
-
-    @property
-    def output_size(self) -> int:
-        """Action logits the last layer gives."""
-        return int(self.layers[-1][0].shape[0])
-
-    def check_fits(self, observation_size: int, num_actions: int, where: str = "") -> None:
-        """Raise :class:`PolicyMismatchError` unless the policy's input width is
-        ``observation_size`` and its output width ``num_actions``.
-
-        ``where`` describes the game (e.g. ``tea with 2 players``) in the message.
-        """
-        if (self.input_size, self.output_size) == (observation_size, num_actions):
-            return
-        source = f"policy {self.path}" if self.path else "the policy"
-        game = where or "this game"
-        raise PolicyMismatchError(
-            f"{source} does not fit {game}: the policy takes observations of "
-            f"{self.input_size} values and scores {self.output_size} actions, but {game} has "
-            f"observations of {observation_size} values and {num_actions} actions (was it "
-            "exported for another game or player count?)")
-
-    def bind(self, game: Any) -> PolicyAgent:
-        """Check that the policy fits ``game`` (an engine); return the agent."""
-        self.check_fits(int(game.observation_size), int(game.num_actions),
-                        f"{game.name} with {game.num_players} player"
-                        f"{'' if game.num_players == 1 else 's'}")
-        return self
 
     def act_on_state(self, game: Any, state: Any) -> int:
         """The move for the deciding seat (the policy must fit ``game``)."""
