@@ -15,7 +15,6 @@ vector or a matrix of them (one row per seat), so one call values every seat.
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,11 +27,11 @@ from .policy import (
     ACTIVATIONS,
     LayerFit,
     PolicyFileError,
-    PolicyNotFoundError,
     _activation_of,
     _layer_problem,
     _layers_of,
     _open_archive,
+    stat_readable,
 )
 
 Layers = list[tuple[np.ndarray, np.ndarray]]
@@ -94,16 +93,7 @@ class Network(LayerFit):
         activation, or a value head whose shapes do not chain.
         """
         file = Path(path)
-        if file.is_dir():
-            raise PolicyFileError(f"network {file}: is a folder, not an exported .npz network")
-        try:
-            stat = file.stat()
-        except FileNotFoundError:
-            raise PolicyNotFoundError(f"network file not found: {file}") from None
-        except OSError as exc:
-            raise PolicyFileError(f"network {file}: cannot be read ({exc.strerror})") from None
-        if not os.access(file, os.R_OK):
-            raise PolicyFileError(f"network {file}: cannot be read (permission denied)")
+        stat = stat_readable(file, "network")
         return _load_cached(str(file), stat.st_mtime_ns, stat.st_size)
 
 

@@ -117,16 +117,7 @@ class PolicyAgent(LayerFit, Agent):
         an ``.npz`` archive, missing arrays, wrong shapes or an unknown activation.
         """
         file = Path(path)
-        if file.is_dir():
-            raise PolicyFileError(f"policy {file}: is a folder, not an exported .npz policy")
-        try:
-            stat = file.stat()
-        except FileNotFoundError:
-            raise PolicyNotFoundError(f"policy file not found: {file}") from None
-        except OSError as exc:
-            raise PolicyFileError(f"policy {file}: cannot be read ({exc.strerror})") from None
-        if not os.access(file, os.R_OK):
-            raise PolicyFileError(f"policy {file}: cannot be read (permission denied)")
+        stat = stat_readable(file, "policy")
         layers, activation = _load_npz(str(file), stat.st_mtime_ns, stat.st_size)
         agent = cls(layers, activation, deterministic, seed)
         agent.name = f"policy:{Path(path).stem}"
@@ -154,6 +145,23 @@ class PolicyAgent(LayerFit, Agent):
         probs = np.exp(logits - logits.max())
         probs /= probs.sum()
         return int(self.rng.choice(len(probs), p=probs))
+
+
+def stat_readable(file: Path, noun: str) -> os.stat_result:
+    """The stat of exported ``.npz`` file ``file``; raises :class:`PolicyFileError` naming
+    the ``noun`` (``policy``, ``network``) and the path when it is a folder, missing
+    (:class:`PolicyNotFoundError`) or unreadable."""
+    if file.is_dir():
+        raise PolicyFileError(f"{noun} {file}: is a folder, not an exported .npz {noun}")
+    try:
+        stat = file.stat()
+    except FileNotFoundError:
+        raise PolicyNotFoundError(f"{noun} file not found: {file}") from None
+    except OSError as exc:
+        raise PolicyFileError(f"{noun} {file}: cannot be read ({exc.strerror})") from None
+    if not os.access(file, os.R_OK):
+        raise PolicyFileError(f"{noun} {file}: cannot be read (permission denied)")
+    return stat
 
 
 @lru_cache(maxsize=32)
