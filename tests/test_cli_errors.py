@@ -48,7 +48,9 @@ def unwritable(tmp_path: Path) -> str:
         return str(locked / "out")
     if Path("/proc/self").exists():  # root may write anywhere, except in /proc
         return "/proc/formosa-no-such-folder/out"
-    pytest.skip("no unwritable place for root on this system")
+    blocker = tmp_path / "a-file"  # elsewhere: no folder can be made under a plain file
+    blocker.write_text("x")
+    return str(blocker / "sub" / "out")
 
 
 def _assert_usage_error(argv: list[str], fragment: str,
