@@ -48,7 +48,8 @@ from .mcts import MCTSAgent, _resolve_chance, _round
 from .network import Network
 from .specs import AgentSpecError, int_arg
 
-LEAVES = ("auto", "value", "rollout", "zero")
+LEAVES = ("auto", "value", "rollout", "policy", "zero")
+ROLLOUT_LEAVES = ("rollout", "policy")
 DEFAULT_SIMULATIONS = 100
 
 
@@ -97,6 +98,8 @@ class AZAgent(StateAgent):
         self.rng = np.random.default_rng(seed)
         self._rollouts = MCTSAgent(simulations=1, rollout="random", horizon="round")
         self._rollouts.rng = self.rng   # rollouts draw from this agent's generator
+        if self.leaf == "policy":
+            self._rollouts.rollout_chooser = self._network_move
         self.simulations_run = 0
         self.search_seconds = 0.0
         self.last_root: dict[int, tuple[int, float, float]] = {}
@@ -142,7 +145,7 @@ class AZAgent(StateAgent):
         self.network.bind(game)
         start = time.perf_counter()
         root = _Node(me)
-        base = (game.scores(state), _round(state)) if self.leaf == "rollout" else None
+        base = (game.scores(state), _round(state)) if self.leaf in ROLLOUT_LEAVES else None
         for _ in range(self.simulations):
             self._simulate(game, game.determinize(state, me, self.rng), root, base)
         self.simulations_run += self.simulations
@@ -218,9 +221,17 @@ class AZAgent(StateAgent):
             if obs is None:
                 obs = np.stack([game.observe(s, seat) for seat in range(game.num_players)])
             return self.network.values(obs).tolist()
-        if self.leaf == "rollout":
+        if self.leaf in ROLLOUT_LEAVES:
             return self._rollouts._rollout(game, s, base)
         return [0.0] * game.num_players
+
+    def _network_move(self, game: Any, s: Any, rng: np.random.Generator) -> int:
+        """The network's most likely legal move for the seat to act (policy rollouts)."""
+        legal = game.legal_actions(s)
+        if len(legal) == 1:
+            return legal[0]
+        logits = self.network.logits(game.observe(s, game.current_player(s)))
+        return legal[int(np.argmax(logits[legal]))]
 
     def _prior(self, node: _Node, legal: list[int]) -> np.ndarray:
         """The masked softmax of ``node``'s logits over ``legal`` (cached per legal set)."""

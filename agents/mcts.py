@@ -89,6 +89,8 @@ class MCTSAgent(StateAgent):
         self.prior_weight = prior_weight
         self.rng = np.random.default_rng(seed)
         self._policy: dict[str, Callable[[Any, Any, np.random.Generator], int]] = {}
+        self.rollout_chooser: Callable[[Any, Any, np.random.Generator], int] | None = None
+        """A move chooser ``(game, state, rng) -> action`` that replaces ``rollout``."""
         self.last_search: dict[int, tuple[int, float]] = {}
         """Root statistics of the last search: action -> (visits, mean value)."""
 
@@ -176,7 +178,10 @@ class MCTSAgent(StateAgent):
         return self._score_value(game.scores(s), base[0])
 
     def _rollout_policy(self, game: Any) -> Callable[[Any, Any, np.random.Generator], int]:
-        """The move chooser of rollouts (the game's heuristic is imported on first use)."""
+        """The move chooser of rollouts (the game's heuristic is imported on first use;
+        ``rollout_chooser``, when set, replaces both)."""
+        if self.rollout_chooser is not None:
+            return self.rollout_chooser
         if self.rollout == "random":
             return _random_move
         return self._heuristic(game)

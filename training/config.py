@@ -43,6 +43,7 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "eval_every": (1, MAX_TIMESTEPS), "eval_games": (1, MAX_GAMES),
     "final_games": (1, MAX_GAMES), "checkpoint_every": (1, MAX_TIMESTEPS),
     "seed": (0, MAX_SEED), "workers": (1, MAX_WORKERS),
+    "clone_games": (0, MAX_GAMES), "value_warmup": (0, MAX_TIMESTEPS),
 }
 """Whole-number fields: inclusive ``(low, high)``."""
 
@@ -95,6 +96,12 @@ class TrainConfig:
     seed: int = 0
     out: str = "runs/flowers"
     workers: int = 2
+    init: str = ""
+    """An exported network (``.npz``) the policy starts from ('' : a fresh policy)."""
+    clone_games: int = 0
+    """Heuristic games cloned into the starting network when ``init`` is '' (0: none)."""
+    value_warmup: int = 0
+    """Timesteps at the start with the actor frozen (only the critic learns)."""
 
     def validate(self, where: Mapping[str, str] | None = None) -> None:
         """Raise :class:`ConfigError` naming the first bad field and what is allowed.
@@ -125,6 +132,10 @@ class TrainConfig:
         if self.batch_size > rollout:
             return (f"training option batch_size must be >= 2 and <= n_steps * n_envs "
                     f"= {rollout}, got {self.batch_size}", "batch_size")
+        if self.init and self.clone_games:
+            return ("training options init and clone_games exclude each other: start from "
+                    f"{self.init!r} or clone {self.clone_games} games, not both",
+                    "clone_games")
         if sum(mix) <= 0:
             return (f"opponent mix random/heuristic/snapshots must be >= 0 with a positive "
                     f"sum, got {mix}", "random")
@@ -152,6 +163,8 @@ def _field_problem(name: str, value: Any) -> str:
         return _net_arch_problem(value)
     elif name == "out" and (not isinstance(value, str) or not value.strip()):
         return f"{prefix} must be a folder name (text), got {value!r}"
+    elif name == "init" and not isinstance(value, str):
+        return f"{prefix} must be the path of an exported network (text), got {value!r}"
     return ""
 
 

@@ -45,6 +45,22 @@ def export_policy(model: Any, path: str | Path) -> Path:
     return save_policy_npz(layers, activation, path)
 
 
+def critic_layers(model: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The critic's linear layers (value MLP and value head) as numpy pairs."""
+    policy = model.policy
+    hidden = [m for m in policy.mlp_extractor.value_net if isinstance(m, torch.nn.Linear)]
+    return [_numpy(m) for m in hidden] + [_numpy(policy.value_net)]
+
+
+def export_network(model: Any, path: str | Path) -> Path:
+    """Write the actor and the critic of ``model`` as one network ``.npz``
+    (:mod:`training.network_export`: the critic is the value head, read through
+    ``tanh`` by ``agents.network.Network``), playable as ``policy:`` and ``az:``."""
+    from .network_export import save_network_npz
+    layers, activation = actor_layers(model)
+    return save_network_npz(layers, critic_layers(model), activation, path)
+
+
 def save_policy_npz(layers: list[tuple[np.ndarray, np.ndarray]], activation: str,
                     path: str | Path) -> Path:
     """Write ``(weight, bias)`` layers (input first) as a ``PolicyAgent`` ``.npz``."""

@@ -10,6 +10,8 @@ itself (``training/opponents.py``). The run directory holds::
     logs/progress.csv        SB3 training log (and TensorBoard events if installed)
     eval.csv                 periodic win rates vs random and heuristic, with 95% CIs
     model.zip, policy.npz    the final model (SB3) and its numpy actor (agents.PolicyAgent)
+    network.npz              actor and critic as one network (``az:PATH``, ``policy:PATH``)
+    clone/                   the warm start's data and cloning run (``clone_games`` > 0)
     learning_curve.png       win rates and reward over training
     final/                   the final tournament (table, CSV, JSON, PNG)
     summary.json             headline figures of the run
@@ -75,8 +77,10 @@ def latest_checkpoint(run_dir: Path) -> Path:
     return latest
 
 
-def build_model(config: TrainConfig, venv: Any, run_dir: Path, resume: bool) -> Any:
-    """A new MaskablePPO, or the run's latest checkpoint when resuming."""
+def build_model(config: TrainConfig, venv: Any, run_dir: Path, resume: bool,
+                init: Path | None = None) -> Any:
+    """A new MaskablePPO (started from the network ``init`` when given), or the run's
+    latest checkpoint when resuming."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -88,12 +92,16 @@ def build_model(config: TrainConfig, venv: Any, run_dir: Path, resume: bool) -> 
             raise ConfigError(f"--resume: cannot continue the run in {run_dir}: {exc}") \
                 from None
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.activation]
-    return MaskablePPO(
+    model = MaskablePPO(
         "MlpPolicy", venv, learning_rate=config.learning_rate, n_steps=config.n_steps,
         batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
         gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
         policy_kwargs={"net_arch": list(config.net_arch), "activation_fn": activation},
         seed=config.seed, device="cpu", verbose=0)
+    if init is not None:
+        from .warm_start import load_init
+        load_init(model, init)
+    return model
 
 
 def configure_logger(model: Any, run_dir: Path) -> list[str]:
@@ -132,30 +140,38 @@ def make_evaluator(config: TrainConfig, games: int, seed_offset: int) -> Any:
 def train(config: TrainConfig, resume: bool = False, show_progress: bool = True) -> dict:
     """Run (or resume) a training run; return the summary written to ``summary.json``."""
     import torch
+    from stable_baselines3.common.callbacks import CallbackList
 
     from .callbacks import SelfPlayCallback
-    from .export import export_policy
+    from .export import export_network, export_policy
     from .report import plot_learning_curve
+    from .warm_start import ValueWarmup, clone_stage
     config.validate()
     run_dir = Path(config.out)
     if resume:
         latest_checkpoint(run_dir)  # before anything is written
-    torch.set_num_threads(1)  # tiny MLPs: more threads only add contention (ms per op)
+    start = time.perf_counter()
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(config.__dict__, indent=2))
+    init = Path(config.init) if config.init else None
+    if config.clone_games and not resume:
+        init = clone_stage(config, run_dir, show_progress)
+    torch.set_num_threads(1)  # tiny MLPs: more threads only add contention (ms per op)
     venv = make_vec_env(config, run_dir / "pool")
-    model = build_model(config, venv, run_dir, resume)
+    model = build_model(config, venv, run_dir, resume, init)
     configure_logger(model, run_dir)
     evaluator = make_evaluator(config, config.eval_games, seed_offset=10_000)
-    callback = SelfPlayCallback(config, run_dir, evaluator, show_progress)
-    start = time.perf_counter()
+    selfplay = SelfPlayCallback(config, run_dir, evaluator, show_progress)
+    callback = CallbackList([ValueWarmup(config.value_warmup), selfplay]) \
+        if config.value_warmup else selfplay
     remaining = max(config.total_timesteps - model.num_timesteps, 0)
     model.learn(remaining, callback=callback, reset_num_timesteps=not resume)
     minutes = (time.perf_counter() - start) / 60
     venv.close()
     model.save(run_dir / "model.zip")
     policy = export_policy(model, run_dir / "policy.npz")
-    callback.run_evaluation(model.num_timesteps)
+    export_network(model, run_dir / "network.npz")   # actor + critic, for az:PATH
+    selfplay.run_evaluation(model.num_timesteps)
     plot_learning_curve(run_dir)
     return final_report(config, run_dir, policy, model.num_timesteps, minutes, show_progress)
 
@@ -205,6 +221,7 @@ FLAGS: dict[str, str] = {
     "eval-every": "eval_every", "eval-games": "eval_games", "final-games": "final_games",
     "snapshot-every": "snapshot_every", "checkpoint-every": "checkpoint_every",
     "n-steps": "n_steps", "batch-size": "batch_size", "learning-rate": "learning_rate",
+    "init": "init", "clone-games": "clone_games", "value-warmup": "value_warmup",
 }
 """Command-line flag -> :class:`TrainConfig` field it overrides."""
 
@@ -217,6 +234,8 @@ HELP: dict[str, str] = {
     "snapshot_every": "timesteps between frozen snapshots",
     "checkpoint_every": "timesteps between checkpoints", "n_steps": "steps per env per update",
     "batch_size": "PPO minibatch (at most n_steps * n_envs)",
+    "clone_games": "heuristic games cloned into the starting policy (0: none)",
+    "value_warmup": "timesteps at the start with the actor frozen",
 }
 """Flag help (the allowed range is added from :data:`INT_BOUNDS`)."""
 
@@ -247,6 +266,9 @@ def _flag_kind(name: str) -> dict[str, Any]:
     if name == "vec_env":
         return {"choices": ("dummy", "subproc"), "help": "dummy: one process; subproc: "
                 "one process per env"}
+    if name == "init":
+        return {"help": "an exported network (.npz, e.g. a training.bc best.npz) to start "
+                        "from; its layer sizes must match net_arch"}
     return {"help": "run folder (default runs/<game>)"}
 
 
@@ -277,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.config is not None:
         check_input_file(args.config, "--config")
+    if args.init:
+        check_input_file(args.init, "--init")
     config = config_from_args(args)
     check_output_folder(config.out, "--out" if args.out is not None else "out")
     os.environ.setdefault("PYTHONHASHSEED", "0")
