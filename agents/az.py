@@ -21,7 +21,8 @@ Spec: ``az:PATH`` (100 simulations per move) or ``az:PATH:N``; ``PATH`` is an ex
    right in two-player zero-sum games). Terminal nodes are valued by ``game.returns``.
    A network without a value head values leaves by a random rollout to the end of
    the round (:class:`~agents.mcts.MCTSAgent`'s score-gain value; ``leaf="rollout"``),
-   or by 0 (``leaf="zero"``).
+   or by 0 (``leaf="zero"``). ``leaf="policy"`` rolls out to the end of the round with
+   every seat playing the network's most likely legal move (valued like ``rollout``).
 5. *Back up*: every edge on the path adds its chooser's entry of the value vector.
 
 At play time (the defaults) there is no root noise and the temperature is 0: the move

@@ -411,3 +411,26 @@ def test_bad_value_heads_are_refused(tmp_path: Path, change: dict[str, Any], wor
     with pytest.raises(PolicyFileError, match=words) as info:
         make_agent(f"az:{path}:5")
     assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["flowers", "tea", "dadaocheng"])
+def test_policy_leaves_roll_out_with_the_networks_own_moves(name: str) -> None:
+    """leaf='policy': rollouts play the network's most likely legal move (checked on
+    every rollout move against the masked argmax), and whole games stay legal."""
+    game = make_game(name, num_players=2)
+    network = Network.from_arrays(net_arrays(game, value=None, seed=3))
+    agents = [AZAgent(network, 4, seed=i, leaf="policy") for i in range(2)]
+    moves: list[tuple[Any, int]] = []
+    chooser = agents[0]._network_move
+
+    def spy(g: Any, s: Any, rng: np.random.Generator) -> int:
+        action = chooser(g, s, rng)
+        moves.append((g.clone(s), action))
+        return action
+    agents[0]._rollouts.rollout_chooser = spy
+    play_checked(game, agents, seed=5)
+    assert moves
+    for s, action in moves[:200]:
+        legal = game.legal_actions(s)
+        logits = network.logits(game.observe(s, game.current_player(s)))
+        assert action == legal[int(np.argmax(logits[legal]))]
