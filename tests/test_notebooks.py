@@ -22,6 +22,7 @@ EXPECTED = {"01_quickstart.ipynb": "final VP", "02_train_and_evaluate.ipynb": "w
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs_without_errors(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FORMOSA_NB_TIMESTEPS", "1024")  # a tiny training budget
+    monkeypatch.setenv("FORMOSA_NB_CLONE_GAMES", "20")  # and a tiny warm start
     notebook = nbformat.read(path, as_version=4)
     NotebookClient(notebook, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()

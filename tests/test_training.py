@@ -16,8 +16,8 @@ from training.config import load_config
 from training.opponents import OpponentPool
 from training.train import main, make_vec_env
 
-TINY = ["--timesteps", "1024", "--n-envs", "2", "--n-steps", "256", "--batch-size", "128",
-        "--eval-every", "512", "--eval-games", "4", "--final-games", "4",
+TINY = ["--timesteps", "1024", "--clone-games", "0", "--n-envs", "2", "--n-steps", "256",
+        "--batch-size", "128", "--eval-every", "512", "--eval-games", "4", "--final-games", "4",
         "--snapshot-every", "512", "--checkpoint-every", "512", "--workers", "1", "--quiet"]
 
 

@@ -133,3 +133,17 @@ def test_a_missing_init_flag_file_is_one_line(tmp_path: Path,
                 str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--init" in err[0] and "none.npz" in err[0]
+
+
+def test_evaluations_record_wall_minutes_that_carry_over_a_resume(tmp_path: Path) -> None:
+    from training.callbacks import last_wall_minutes
+    out = tmp_path / "run"
+    base = ["flowers", "--out", str(out), "--n-envs", "2", "--n-steps", "128",
+            "--batch-size", "128", "--eval-every", "256", "--eval-games", "2",
+            "--final-games", "2", "--snapshot-every", "100000", "--checkpoint-every", "256",
+            "--workers", "1", "--quiet"]
+    assert main([*base, "--timesteps", "512"]) == 0
+    first = last_wall_minutes(out / "eval.csv")
+    assert first > 0
+    assert main([*base, "--timesteps", "1024", "--resume"]) == 0
+    assert last_wall_minutes(out / "eval.csv") >= first

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,16 +14,20 @@ from formosa_envs.tools.progress import ProgressBar
 from .config import TrainConfig
 from .export import export_policy
 
-EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "win_rate", "win_low", "win_high"]
+EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "win_rate", "win_low", "win_high",
+               "wall_minutes"]
 
 
 class SelfPlayCallback(BaseCallback):
     """Every few steps: update the progress bar, freeze snapshots, evaluate, checkpoint."""
 
     def __init__(self, config: TrainConfig, run_dir: Path, evaluate: Any,
-                 show_progress: bool = True) -> None:
+                 show_progress: bool = True, wall_offset_s: float = 0.0) -> None:
+        """``wall_offset_s``: the run's wall time before this process trained (the warm
+        start, or the earlier part of a resumed run); evaluations record the sum."""
         super().__init__()
         self.config, self.run_dir, self.evaluate = config, run_dir, evaluate
+        self.started = time.perf_counter() - wall_offset_s
         self.show_progress = show_progress
         self.bar: ProgressBar | None = None
         self.next: dict[str, int] = {}
@@ -61,7 +66,9 @@ class SelfPlayCallback(BaseCallback):
         """Evaluate the current policy against random and heuristic; log and store rows."""
         policy = export_policy(self.model, self.run_dir / "eval_policy.npz")
         rows = self.evaluate(policy, timesteps)
+        wall = round((time.perf_counter() - self.started) / 60, 2)
         for row in rows:
+            row["wall_minutes"] = wall
             self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
         append_eval_rows(self.run_dir / "eval.csv", rows)
         self.last_eval = "  " + " ".join(f"vs {r['opponent']} {r['win_rate']:.0%}" for r in rows)
@@ -80,12 +87,30 @@ class SelfPlayCallback(BaseCallback):
 def append_eval_rows(path: Path, rows: list[dict[str, Any]]) -> None:
     """Append evaluation rows to a CSV file (header written once)."""
     new = not path.exists()
+    fields = EVAL_FIELDS if new else _header(path)
     with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
+        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
         if new:
             writer.writeheader()
         for row in rows:
-            writer.writerow({k: row[k] for k in EVAL_FIELDS})
+            writer.writerow({k: row.get(k, "") for k in fields})
+
+
+def _header(path: Path) -> list[str]:
+    """The columns of an existing CSV file (a run resumed from an older version keeps its
+    own)."""
+    with path.open(newline="") as handle:
+        return next(csv.reader(handle), EVAL_FIELDS)
+
+
+def last_wall_minutes(path: Path) -> float:
+    """The wall time of the last evaluation in ``eval.csv`` (0 when there is none)."""
+    if not path.exists():
+        return 0.0
+    with path.open(newline="") as handle:
+        walls = [r.get("wall_minutes") for r in csv.DictReader(handle)]
+    walls = [float(w) for w in walls if w]
+    return walls[-1] if walls else 0.0
 
 
 def _next_multiple(now: int, every: int) -> int:

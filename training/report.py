@@ -34,6 +34,7 @@ def plot_learning_curve(run_dir: Path, out: Path | None = None,
         top.plot(x, y, marker="o", label=f"vs {opponent}")
         top.fill_between(x, lo, hi, alpha=0.2)
     top.axhline(0.5, color="grey", lw=0.8, ls="--")
+    _wall_axis(top, evals)
     top.set_ylim(0, 1)
     top.set_ylabel("win rate (95% CI)")
     top.set_title(f"Learning curve: {run_dir.name}")
@@ -44,6 +45,21 @@ def plot_learning_curve(run_dir: Path, out: Path | None = None,
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
+
+
+def _wall_axis(axis: object, evals: list[dict[str, str]]) -> None:
+    """A top axis in wall-clock minutes when the evaluations record them."""
+    import numpy as np
+    points = sorted({(int(r["timesteps"]), float(r["wall_minutes"])) for r in evals
+                     if r.get("wall_minutes")})
+    steps = np.array([p[0] for p in points], dtype=float)
+    wall = np.array([p[1] for p in points], dtype=float)
+    if len(points) < 2 or np.any(np.diff(steps) <= 0) or np.any(np.diff(wall) <= 0):
+        return
+    top = axis.secondary_xaxis(  # type: ignore[attr-defined]
+        "top", functions=(lambda x: np.interp(x, steps, wall),
+                          lambda m: np.interp(m, wall, steps)))
+    top.set_xlabel("wall-clock minutes (warm start included)")
 
 
 def _plot_reward(axis: object, progress: list[dict[str, str]]) -> None:

@@ -142,7 +142,7 @@ def train(config: TrainConfig, resume: bool = False, show_progress: bool = True)
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
-    from .callbacks import SelfPlayCallback
+    from .callbacks import SelfPlayCallback, last_wall_minutes
     from .export import export_network, export_policy
     from .report import plot_learning_curve
     from .warm_start import ValueWarmup, clone_stage
@@ -161,7 +161,9 @@ def train(config: TrainConfig, resume: bool = False, show_progress: bool = True)
     model = build_model(config, venv, run_dir, resume, init)
     configure_logger(model, run_dir)
     evaluator = make_evaluator(config, config.eval_games, seed_offset=10_000)
-    selfplay = SelfPlayCallback(config, run_dir, evaluator, show_progress)
+    earlier = last_wall_minutes(run_dir / "eval.csv") * 60 if resume else 0.0
+    selfplay = SelfPlayCallback(config, run_dir, evaluator, show_progress,
+                                wall_offset_s=earlier + time.perf_counter() - start)
     callback = CallbackList([ValueWarmup(config.value_warmup), selfplay]) \
         if config.value_warmup else selfplay
     remaining = max(config.total_timesteps - model.num_timesteps, 0)

@@ -3,7 +3,9 @@
 A run with ``clone_games > 0`` (and no ``init``) first plays that many heuristic games
 in worker processes (:mod:`training.imitation`) and clones them (:mod:`training.bc`:
 optimisation settings from ``training/configs/<game>_bc.toml``, layer sizes and
-activation from the run's ``net_arch`` and ``activation``), inside the run folder::
+activation from the run's ``net_arch`` and ``activation``, as many torch threads as the
+run's ``workers``: oversubscribed torch threads slow cloning down many times), inside the
+run folder::
 
     clone/data/      the teacher's decisions (reused when the run is resumed)
     clone/bc/        the cloning run; clone/bc/best.npz is the warm start
@@ -47,7 +49,7 @@ def clone_stage(config: TrainConfig, run_dir: Path, show_progress: bool = True,
         return best
     bc_config = load_bc_config(default_config_path(config.game), seed=config.seed,
                                hidden=list(config.net_arch), value_hidden=list(config.net_arch),
-                               activation=config.activation)
+                               activation=config.activation, threads=config.workers)
     data = run_dir / "clone" / "data"
     if not (data / "manifest.json").is_file():
         settings = DataSettings(game=config.game, games=config.clone_games,

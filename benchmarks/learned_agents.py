@@ -1,0 +1,114 @@
+"""Measure a learned agent the way the README's learned-agent tables report it.
+
+``python benchmarks/learned_agents.py GAME AGENT [--vs-heuristic 4000] [--vs-random 1000]
+[--fair-share 4:400] [--solo 200] [--seed 7000000] [--workers 2] [--out FILE.json]``
+
+* ``--vs-heuristic N`` / ``--vs-random N``: 2-player games against that opponent, seats
+  rotated (each deal played from both seats), win share with its 95% Wilson interval.
+* ``--fair-share P:N``: N games at a table of P seats, the agent against P-1 heuristics
+  (seats rotated): its win share against the fair share 1/P.
+* ``--solo N``: single-player games (Dadaocheng): the objective rate.
+
+The seed is a 32-bit tournament seed (default 7,000,000); training data seeds are 64-bit
+with bit 63 set and PPO env seeds are ``seed + i`` for small ``i``, so these deals are
+never training deals. Every figure prints as it is measured and the whole set is written
+to ``--out`` as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from formosa_envs.games import GAMES  # noqa: E402
+from training.evaluate import run_tournament, win_share  # noqa: E402
+from training.solo import solo_share  # noqa: E402
+
+EVAL_SEED = 7_000_000
+
+
+def head_to_head(game: str, agent: str, opponent: str, games: int, seed: int,
+                 workers: int) -> dict[str, Any]:
+    """``agent`` against ``opponent`` over ``games`` 2-player games."""
+    start = time.perf_counter()
+    result = run_tournament(game, [agent, opponent], 2, games, seed=seed, workers=workers,
+                            show_progress=False)
+    return {"players": 2, "opponents": [opponent], **win_share(result, agent),
+            "seed": seed, "wall_s": round(time.perf_counter() - start, 1)}
+
+
+def fair_share(game: str, agent: str, players: int, games: int, seed: int,
+               workers: int) -> dict[str, Any]:
+    """``agent`` with ``players - 1`` heuristic opponents: its win share and 1/players."""
+    start = time.perf_counter()
+    specs = [agent] + ["heuristic"] * (players - 1)
+    result = run_tournament(game, specs, players, games, seed=seed, workers=workers,
+                            show_progress=False)
+    return {"players": players, "opponents": specs[1:], **win_share(result, agent),
+            "fair_share": 1 / players, "seed": seed,
+            "wall_s": round(time.perf_counter() - start, 1)}
+
+
+def solo(game: str, agent: str, games: int, seed: int) -> dict[str, Any]:
+    """The single-player objective rate."""
+    start = time.perf_counter()
+    share = solo_share(game, agent, games, seed=seed)
+    return {"players": 1, **share, "seed": seed, "wall_s": round(time.perf_counter() - start, 1)}
+
+
+def line(name: str, row: dict[str, Any]) -> str:
+    """One printed figure."""
+    rate = row.get("win_rate", row.get("objective_rate", 0.0))
+    low = row.get("win_low", row.get("objective_low", 0.0))
+    high = row.get("win_high", row.get("objective_high", 0.0))
+    extra = f" (fair share {row['fair_share']:.1%})" if "fair_share" in row else ""
+    return (f"{name}: {rate:.2%} [{low:.2%}, {high:.2%}] over {row['games']} games{extra}, "
+            f"{row['wall_s']:.0f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the requested measurements and print/write them."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("agent", help="agent spec, e.g. pretrained or policy:runs/x/policy.npz")
+    p.add_argument("--vs-heuristic", type=int, default=0)
+    p.add_argument("--vs-random", type=int, default=0)
+    p.add_argument("--fair-share", default="", help="P:N (seats:games)")
+    p.add_argument("--solo", type=int, default=0)
+    p.add_argument("--seed", type=int, default=EVAL_SEED)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args(argv)
+    rows: dict[str, Any] = {"game": args.game, "agent": args.agent}
+    jobs = [("vs_heuristic", args.vs_heuristic,
+             lambda: head_to_head(args.game, args.agent, "heuristic", args.vs_heuristic,
+                                  args.seed, args.workers)),
+            ("vs_random", args.vs_random,
+             lambda: head_to_head(args.game, args.agent, "random", args.vs_random,
+                                  args.seed, args.workers)),
+            ("solo", args.solo, lambda: solo(args.game, args.agent, args.solo, args.seed))]
+    if args.fair_share:
+        players, games = (int(x) for x in args.fair_share.split(":"))
+        jobs.append((f"fair_share_{players}p", games,
+                     lambda: fair_share(args.game, args.agent, players, games, args.seed,
+                                        args.workers)))
+    for name, count, job in jobs:
+        if count:
+            rows[name] = job()
+            print(line(name, rows[name]), flush=True)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
