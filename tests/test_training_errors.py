@@ -24,8 +24,8 @@ from training.config import CHOICES, FLOAT_BOUNDS, INT_BOUNDS, MAX_TIMESTEPS, lo
 from training.evaluate import MatchRecord
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = ["--timesteps", "256", "--clone-games", "0", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-        "--eval-every", "256", "--eval-games", "2", "--final-games", "2",
+TINY = ["--timesteps", "256", "--clone-games", "0", "--n-envs", "2", "--n-steps", "64",
+        "--batch-size", "64", "--eval-every", "256", "--eval-games", "2", "--final-games", "2",
         "--snapshot-every", "256", "--checkpoint-every", "256", "--workers", "1", "--quiet"]
 
 
