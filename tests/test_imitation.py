@@ -209,3 +209,44 @@ def test_console_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 3 and all(" error: " in line for line in lines)
     assert "no manifest.json" in lines[2]
+
+
+def test_dagger_with_the_teacher_as_learner_records_the_teachers_own_games(tmp_path: Path
+                                                                           ) -> None:
+    """Learner and teacher share the seat's agent seed, so a DAgger round whose learner is the
+    teacher (a copy of it, in lockstep) plays
+    the teacher's games: the rows are those of its seat (g % n) in the plain data."""
+    plain = DataSettings("flowers", 4, opponents=["random"], seed=5)
+    dagger = DataSettings("flowers", 4, opponents=["random"], seed=5, learner="heuristic")
+    generate(plain, tmp_path / "plain", workers=1, show_progress=False)
+    manifest = generate(dagger, tmp_path / "dagger", workers=1, show_progress=False)
+    a, b = _arrays(tmp_path / "plain"), _arrays(tmp_path / "dagger")
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+    assert "DAgger" in manifest["recorded"] and manifest["learner"] == "heuristic"
+
+
+def test_dagger_labels_the_learners_states_with_the_teachers_moves(tmp_path: Path) -> None:
+    """A random learner reaches other states than the teacher; every row is a state of
+    the learner's seat labelled with a legal teacher move, and base + DAgger data join
+    for cloning with the games kept apart."""
+    base = tmp_path / "base"
+    generate(DataSettings("flowers", 6, seed=1), base, workers=1, show_progress=False)
+    generate(DataSettings("flowers", 6, seed=2, learner="random"), tmp_path / "dagger",
+             workers=1, show_progress=False)
+    rows = _arrays(tmp_path / "dagger")
+    assert (rows["seat"] == rows["game"] % 2).all()  # only the learner's seat
+    joined = bc.load_datasets([base, tmp_path / "dagger"])
+    assert len(joined) == len(load_data(base)) + len(rows["action"])
+    assert len(np.unique(joined.game)) == 12
+    report = bc.train_bc([base, tmp_path / "dagger"], tmp_path / "run", TINY, log=lambda _: None)
+    assert report["data_rows"] == len(joined)
+    with pytest.raises(AgentSpecError):
+        DataSettings("flowers", 2, learner="nonsense").validate()
+
+
+def test_joining_data_of_another_game_is_a_data_error(tmp_path: Path) -> None:
+    generate(DataSettings("flowers", 2, seed=1), tmp_path / "a", workers=1, show_progress=False)
+    generate(DataSettings("taiwan", 2, seed=1), tmp_path / "b", workers=1, show_progress=False)
+    with pytest.raises(DataError, match="differs from"):
+        bc.load_datasets([tmp_path / "a", tmp_path / "b"])

@@ -36,7 +36,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.errors import ConfigError, DataError
 from formosa_envs.tools.usage import OneLineParser, check_output_folder, positive_int
 
 from .bc_config import BCConfig, default_config_path, load_bc_config
@@ -158,7 +158,34 @@ def export(net: CloneNet, activation: str, path: Path) -> Path:
     return save_network_npz(layers(net.policy), layers(net.value), activation, path)
 
 
-def train_bc(data_dir: str | Path, run_dir: str | Path, config: BCConfig | None = None,
+def load_datasets(folders: str | Path | list[str | Path]) -> ImitationData:
+    """One data folder, or several of the same game and sizes joined (a DAgger round with
+    the teacher's own games); game indices are offset so the held-out split stays by game.
+    Raises ``DataError`` naming the folder that does not match the first."""
+    paths = [folders] if isinstance(folders, (str, Path)) else list(folders)
+    parts = [load_data(p) for p in paths]
+    first = parts[0].manifest
+    keys = ("game", "observation_size", "num_actions")
+    for path, part in zip(paths[1:], parts[1:], strict=True):
+        if any(part.manifest[k] != first[k] for k in keys):
+            theirs = ", ".join(f"{k} {part.manifest[k]}" for k in keys)
+            ours = ", ".join(f"{k} {first[k]}" for k in keys)
+            raise DataError(f"imitation data {path}: {theirs} differs from {paths[0]} "
+                            f"({ours}); only data of one game and layout can be joined")
+    if len(parts) == 1:
+        return parts[0]
+    offsets = np.cumsum([0] + [int(p.game.max()) + 1 for p in parts[:-1]])
+    manifest = {**first, "rows": sum(len(p) for p in parts),
+                "games": sum(int(p.manifest.get("games", 0)) for p in parts),
+                "sources": [str(p) for p in paths]}
+    joined = {k: np.concatenate([getattr(p, k) for p in parts])
+              for k in ("obs", "mask", "action", "seat", "ret")}
+    game = np.concatenate([p.game + o for p, o in zip(parts, offsets, strict=True)])
+    return ImitationData(manifest, game=game, **joined)
+
+
+def train_bc(data_dir: str | Path | list[str | Path], run_dir: str | Path,
+             config: BCConfig | None = None,
              resume: bool = False, log: Any = print) -> dict[str, Any]:
     """Clone the teacher of ``data_dir`` into ``run_dir`` (module docstring); the report.
 
@@ -170,7 +197,7 @@ def train_bc(data_dir: str | Path, run_dir: str | Path, config: BCConfig | None 
     config.validate()
     run = check_output_folder(run_dir, "--out")
     state = _start_state(run, config, resume)
-    data = load_data(data_dir)
+    data = load_datasets(data_dir)
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     m = data.manifest
@@ -282,7 +309,8 @@ def _line(r: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """``python -m training.bc DATA_DIR --out RUN_DIR``: clone the data's teacher."""
     p = OneLineParser(prog=PROG, description="Behaviour cloning of imitation data.")
-    p.add_argument("data", help="a data folder written by python -m training.imitation")
+    p.add_argument("data", nargs="+", help="data folder(s) written by python -m "
+                   "training.imitation (several: joined, e.g. a DAgger round and its base)")
     p.add_argument("--out", required=True, help="the run folder (checkpoint, exports)")
     p.add_argument("--config", default=None,
                    help="a TOML file (default training/configs/GAME_bc.toml)")
@@ -290,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=_seed, default=None, help="override seed")
     p.add_argument("--resume", action="store_true", help="continue the run in --out")
     args = p.parse_args(argv)
-    game = _data_game(args.data)
+    game = _data_game(args.data[0])
     path = args.config or default_config_path(game)
     config = load_bc_config(path, epochs=args.epochs, seed=args.seed)
     report = train_bc(args.data, args.out, config, resume=args.resume)

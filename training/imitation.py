@@ -7,6 +7,10 @@ played by the **teacher** spec, what that seat saw and what the teacher chose.
 Seats: in game ``g`` the teacher sits in seat ``g % num_players``; the other seats get
 the ``--opponents`` specs in turn (default: the teacher again, so every seat is recorded).
 Every seat whose spec equals the teacher's is recorded (its action is the teacher's).
+With ``--learner SPEC`` (DAgger) the learner plays the teacher's seat instead and only
+that seat is recorded, each state with the move the teacher would have made there;
+``python -m training.bc`` takes several data folders, so a DAgger round is cloned
+together with the teacher's own games.
 
 Data folder (format ``formosa-imitation/1``)::
 
@@ -83,6 +87,10 @@ class DataSettings:
     seed: int = 0
     chunk: int = 50
     options: dict[str, Any] = field(default_factory=dict)
+    learner: str = ""
+    """DAgger: when set, this spec *plays* the teacher's seat and the teacher only labels
+    the states it reaches (the recorded action is the teacher's choice there); only that
+    seat is recorded."""
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the first bad argument and what is allowed."""
@@ -101,7 +109,9 @@ class DataSettings:
             raise ConfigError("options must be a dict of game options without num_players "
                               f"(pass num_players itself), got {self.options!r}")
         make_game(self.game, num_players=self.num_players, **self.options)
-        for spec in [self.teacher, *self.opponents]:
+        if not isinstance(self.learner, str):
+            raise ConfigError(f"learner must be an agent spec (text), got {self.learner!r}")
+        for spec in [self.teacher, *self.opponents] + ([self.learner] if self.learner else []):
             make_agent(spec, self.game, 0)  # AgentSpecError names a bad spec
 
     def seat_specs(self, g: int) -> list[str]:
@@ -133,6 +143,12 @@ def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, 
     chance_seed, agent_seeds = game_seeds(settings.seed, g, game.num_players)
     specs = settings.seat_specs(g)
     agents = [make_agent(s, settings.game, a) for s, a in zip(specs, agent_seeds, strict=True)]
+    recorded = {i for i, s in enumerate(specs) if s == settings.teacher}
+    labeller = None
+    if settings.learner:  # DAgger: the learner plays the teacher's seat, the teacher labels
+        seat = g % game.num_players
+        labeller, recorded = agents[seat], {seat}
+        agents[seat] = make_agent(settings.learner, settings.game, agent_seeds[seat])
     rng = np.random.default_rng(chance_seed)
     state = game.new_initial_state()
     rows: dict[str, list] = {k: [] for k in ("obs", "mask", "action", "seat")}
@@ -142,10 +158,11 @@ def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, 
             game.resolve_chance(state, rng)
             continue
         action = int(agents[seat].act_on_state(game, state))
-        if specs[seat] == settings.teacher:
+        if seat in recorded:
+            label = action if labeller is None else int(labeller.act_on_state(game, state))
             rows["obs"].append(np.asarray(game.observe(state, seat), dtype=np.float32))
             rows["mask"].append(np.packbits(np.asarray(game.legal_mask(state), dtype=bool)))
-            rows["action"].append(action)
+            rows["action"].append(label)
             rows["seat"].append(seat)
         game.apply_action(state, action)
     returns = game.returns(state)
@@ -237,7 +254,9 @@ def _manifest(settings: DataSettings, shards: list[dict[str, Any]], workers: int
     game = make_game(settings.game, num_players=settings.num_players, **settings.options)
     return {"format": FORMAT, **asdict(settings),
             "players": "game g: teacher in seat g % num_players, opponents in turn elsewhere",
-            "recorded": "decisions of every seat whose spec is the teacher's",
+            "recorded": ("the teacher's labels of the learner's states in the teacher's "
+                         "seat (DAgger)") if settings.learner else
+                        "decisions of every seat whose spec is the teacher's",
             "seed_scheme": f"chance: SeedSequence(seed, spawn_key=({DATA_STREAM}, g, 0)) "
                            "64-bit with bit 63 set; agents: spawn_key=(..., g, 1)",
             "observation_size": int(game.observation_size),
@@ -342,11 +361,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="games per shard (default 50)")
     p.add_argument("--workers", type=int_between(1, MAX_WORKERS), default=None,
                    help="worker processes (default: every CPU)")
+    p.add_argument("--learner", default="", help="DAgger: this spec (e.g. policy:BC.npz) "
+                   "plays the teacher's seat and the teacher labels the states it reaches")
     p.add_argument("--out", required=True, help="a new (or empty) folder for the data")
     args = p.parse_args(argv)
     opponents = [s.strip() for s in args.opponents.split(",")] if args.opponents else []
     settings = DataSettings(args.game, args.games, args.teacher, opponents, args.players,
-                            args.seed, args.chunk)
+                            args.seed, args.chunk, learner=args.learner)
     m = generate(settings, args.out, args.workers)
     print(f"wrote {m['rows']:,} decisions of {m['games']:,} {args.game} games to {args.out} "
           f"in {m['elapsed_s']:.1f} s")
