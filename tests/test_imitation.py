@@ -213,9 +213,9 @@ def test_console_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_dagger_with_the_teacher_as_learner_records_the_teachers_own_games(tmp_path: Path
                                                                            ) -> None:
-    """Learner and teacher share the seat's agent seed, so a DAgger round whose learner is the
-    teacher (a copy of it, in lockstep) plays
-    the teacher's games: the rows are those of its seat (g % n) in the plain data."""
+    """Learner and teacher share the seat's agent seed, so a DAgger round whose learner is
+    the teacher (a copy in lockstep) plays the teacher's games: the rows are those of its
+    seat (g % n) in the plain data."""
     plain = DataSettings("flowers", 4, opponents=["random"], seed=5)
     dagger = DataSettings("flowers", 4, opponents=["random"], seed=5, learner="heuristic")
     generate(plain, tmp_path / "plain", workers=1, show_progress=False)
