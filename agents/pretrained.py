@@ -16,7 +16,9 @@ float32 on load) and ``manifest.json`` (format :data:`FORMAT`), which records pe
 the file, its sha256 and size, the observation size and action count, the env id, the
 player count it was trained at, the data, training and evaluation that produced it,
 and the commit. They are read with :mod:`importlib.resources`, so they load from an
-installed wheel too. ``scripts/make_pretrained.py`` regenerates them.
+installed wheel too. ``scripts/make_pretrained.py`` regenerates a network cloned from the
+heuristic, ``scripts/ship_run.py`` ships a finished ``formosa train`` run (the manifest
+entry records the method and its config).
 
 Before a network is played it is checked against its manifest entry (sha256, array
 shapes) and against the game as built now (observation size, action count, env id): a
@@ -46,7 +48,9 @@ from .specs import AgentSpecError, int_arg
 FORMAT = "formosa-pretrained/1"
 MANIFEST = "manifest.json"
 FOLDER = "pretrained"
-REGENERATE = "python scripts/make_pretrained.py --games {game}"
+REGENERATE = ("python scripts/make_pretrained.py --games {game} (a cloned network) or "
+              "formosa train {game} then python scripts/ship_run.py {game} RUN_DIR (a trained "
+              "one; the manifest records which)")
 DEFAULT_SIMULATIONS = 100
 
 Root = Any
