@@ -136,9 +136,9 @@ def test_a_missing_init_flag_file_is_one_line(tmp_path: Path,
 
 
 def test_evaluations_record_wall_minutes_that_carry_over_a_resume(tmp_path: Path) -> None:
-    from training.callbacks import last_wall_minutes
+    from training.callbacks import checkpoint_wall_minutes, last_wall_minutes
     out = tmp_path / "run"
-    base = ["flowers", "--out", str(out), "--n-envs", "2", "--n-steps", "128",
+    base = ["flowers", "--out", str(out), "--clone-games", "0", "--n-envs", "2", "--n-steps", "128",
             "--batch-size", "128", "--eval-every", "256", "--eval-games", "2",
             "--final-games", "2", "--snapshot-every", "100000", "--checkpoint-every", "256",
             "--workers", "1", "--quiet"]
@@ -147,3 +147,9 @@ def test_evaluations_record_wall_minutes_that_carry_over_a_resume(tmp_path: Path
     assert first > 0
     assert main([*base, "--timesteps", "1024", "--resume"]) == 0
     assert last_wall_minutes(out / "eval.csv") >= first
+    minutes = json.loads((out / "summary.json").read_text())["train_minutes"]
+    assert minutes >= checkpoint_wall_minutes(out) > 0
+    # a resume asking for no more steps only finishes the run (export, final evaluation)
+    assert main([*base, "--timesteps", "512", "--resume"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["timesteps"] >= 1024 and summary["train_minutes"] >= minutes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,7 @@ class SelfPlayCallback(BaseCallback):
         """Evaluate the current policy against random and heuristic; log and store rows."""
         policy = export_policy(self.model, self.run_dir / "eval_policy.npz")
         rows = self.evaluate(policy, timesteps)
-        wall = round((time.perf_counter() - self.started) / 60, 2)
+        wall = self.wall_minutes()
         for row in rows:
             row["wall_minutes"] = wall
             self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
@@ -82,6 +83,12 @@ class SelfPlayCallback(BaseCallback):
         self.model.save(tmp)
         tmp.replace(folder / "latest.zip")
         export_policy(self.model, folder / "latest.npz")  # playable as policy:latest.npz
+        (folder / "latest.json").write_text(json.dumps(
+            {"timesteps": self.num_timesteps, "wall_minutes": self.wall_minutes()}) + "\n")
+
+    def wall_minutes(self) -> float:
+        """The run's wall-clock minutes so far (earlier parts of a resumed run included)."""
+        return round((time.perf_counter() - self.started) / 60, 2)
 
 
 def append_eval_rows(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -111,6 +118,15 @@ def last_wall_minutes(path: Path) -> float:
         walls = [r.get("wall_minutes") for r in csv.DictReader(handle)]
     walls = [float(w) for w in walls if w]
     return walls[-1] if walls else 0.0
+
+
+def checkpoint_wall_minutes(run_dir: Path) -> float:
+    """The run's wall-clock minutes at its latest checkpoint (0 when unknown)."""
+    path = run_dir / "checkpoints" / "latest.json"
+    try:
+        return float(json.loads(path.read_text())["wall_minutes"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
 
 
 def _next_multiple(now: int, every: int) -> int:

@@ -142,7 +142,7 @@ def train(config: TrainConfig, resume: bool = False, show_progress: bool = True)
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
-    from .callbacks import SelfPlayCallback, last_wall_minutes
+    from .callbacks import SelfPlayCallback, checkpoint_wall_minutes
     from .export import export_network, export_policy
     from .report import plot_learning_curve
     from .warm_start import ValueWarmup, clone_stage
@@ -161,14 +161,14 @@ def train(config: TrainConfig, resume: bool = False, show_progress: bool = True)
     model = build_model(config, venv, run_dir, resume, init)
     configure_logger(model, run_dir)
     evaluator = make_evaluator(config, config.eval_games, seed_offset=10_000)
-    earlier = last_wall_minutes(run_dir / "eval.csv") * 60 if resume else 0.0
+    earlier = checkpoint_wall_minutes(run_dir) * 60 if resume else 0.0
     selfplay = SelfPlayCallback(config, run_dir, evaluator, show_progress,
                                 wall_offset_s=earlier + time.perf_counter() - start)
     callback = CallbackList([ValueWarmup(config.value_warmup), selfplay]) \
         if config.value_warmup else selfplay
     remaining = max(config.total_timesteps - model.num_timesteps, 0)
     model.learn(remaining, callback=callback, reset_num_timesteps=not resume)
-    minutes = (time.perf_counter() - start) / 60
+    minutes = selfplay.wall_minutes()   # warm start and earlier parts of a resumed run included
     venv.close()
     model.save(run_dir / "model.zip")
     policy = export_policy(model, run_dir / "policy.npz")
