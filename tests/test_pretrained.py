@@ -53,7 +53,7 @@ def test_manifest_matches_shipped_files(game: str) -> None:
     entry = read_manifest()["games"][game]
     path = SHIPPED / entry["file"]
     assert file_sha256(path.read_bytes()) == entry["sha256"]
-    assert path.stat().st_size == entry["bytes"] < 2_000_000
+    assert path.stat().st_size == entry["bytes"] < 5_000_000  # Taiwan: 512x512, 4.1 MB
     assert entry["env_id"] == GAMES[game].env_id
     for n in player_counts(game):  # one network serves every player count
         built = make_game(game, num_players=n)
