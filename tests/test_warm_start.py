@@ -111,6 +111,8 @@ def test_a_run_with_clone_games_clones_then_trains_and_resumes(tmp_path: Path) -
     assert main(args) == 0
     best = out / "clone" / "bc" / "best.npz"
     assert best.is_file() and (out / "clone" / "data" / "manifest.json").is_file()
+    from training.report import read_csv
+    assert {r["timesteps"] for r in read_csv(out / "eval.csv")} >= {"0"}  # the clone's level
     summary = json.loads((out / "summary.json").read_text())
     assert summary["timesteps"] >= 256
     agent = PolicyAgent.load(out / "policy.npz")

@@ -42,6 +42,8 @@ class SelfPlayCallback(BaseCallback):
                      "checkpoint": _next_multiple(now, c.checkpoint_every)}
         self.bar = ProgressBar(c.total_timesteps, "training", enabled=self.show_progress,
                                start=now)
+        if now == 0 and (c.init or c.clone_games):
+            self.run_evaluation(0)   # the warm start's own level: the curve's first point
 
     def _on_step(self) -> bool:
         t = self.num_timesteps
