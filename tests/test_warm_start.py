@@ -155,3 +155,16 @@ def test_evaluations_record_wall_minutes_that_carry_over_a_resume(tmp_path: Path
     assert main([*base, "--timesteps", "512", "--resume"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["timesteps"] >= 1024 and summary["train_minutes"] >= minutes
+
+
+def test_a_bad_init_file_fails_before_the_run_folder_is_made(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]
+                                                             ) -> None:
+    from training.train import cli
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not a network")
+    out = tmp_path / "run"
+    assert cli(["flowers", "--init", str(bad), "--clone-games", "0", "--out", str(out),
+                "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bad.npz" in err[0] and not out.exists()

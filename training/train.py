@@ -150,6 +150,9 @@ def train(config: TrainConfig, resume: bool = False, show_progress: bool = True)
     run_dir = Path(config.out)
     if resume:
         latest_checkpoint(run_dir)  # before anything is written
+    elif config.init:
+        from .warm_start import check_init
+        check_init(config.init)     # a file that is no network fails before anything is made
     start = time.perf_counter()
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(config.__dict__, indent=2))

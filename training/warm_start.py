@@ -64,18 +64,23 @@ def clone_stage(config: TrainConfig, run_dir: Path, show_progress: bool = True,
     return best
 
 
+def check_init(path: str | Path) -> Any:
+    """The network at ``path``; :class:`ConfigError` naming the file when it is none."""
+    from agents.network import Network
+    from agents.policy import PolicyFileError
+    try:
+        return Network.load(path)
+    except PolicyFileError as exc:
+        raise ConfigError(f"warm start: {exc}") from None
+
+
 def load_init(model: Any, path: str | Path) -> dict[str, bool]:
     """Copy an exported network's actor (and value head, when present) into ``model``.
 
     Raises :class:`ConfigError` naming the file and the first layer whose shape differs
     from the PPO policy's. Returns which parts were copied.
     """
-    from agents.network import Network
-    from agents.policy import PolicyFileError
-    try:
-        network = Network.load(path)
-    except PolicyFileError as exc:
-        raise ConfigError(f"warm start: {exc}") from None
+    network = check_init(path)
     policy = model.policy
     actor = _linears(policy.mlp_extractor.policy_net) + [policy.action_net]
     critic = _linears(policy.mlp_extractor.value_net) + [policy.value_net]
