@@ -154,22 +154,27 @@ def to_float16(src: Path, dst: Path) -> None:
 
 def float16_check(work: Path, config: dict[str, Any], f32: Path, f16: Path) -> dict[str, Any]:
     """Held-out agreement with the teacher of the float32 and float16 weights."""
-    from agents.network import Network
     from training.bc import split_by_game
     from training.imitation import load_data
     data = load_data(work / "data")
     _, held = split_by_game(data.game, config["holdout"], config["seed"])
+    return {"held_out_decisions": int(len(held)), **agreements(data, held, f32, f16)}
+
+
+def agreements(data: Any, rows: np.ndarray, f32: Path, f16: Path) -> dict[str, float]:
+    """On ``rows`` of imitation ``data``: how often the float32 and the float16 network
+    pick the teacher's move, and how often they pick the same move."""
+    from agents.network import Network
     picks = []
     for path in (f32, f16):
         with np.load(path, allow_pickle=False) as raw:
             arrays = {k: (raw[k].astype(np.float32) if raw[k].dtype.kind == "f" else raw[k])
                       for k in raw.files}
         net = Network.from_arrays(arrays, str(path))
-        logits = np.where(data.mask[held], net.logits(data.obs[held]), -np.inf)
+        logits = np.where(data.mask[rows], net.logits(data.obs[rows]), -np.inf)
         picks.append(logits.argmax(axis=1))
-    teacher = data.action[held]
-    return {"held_out_decisions": int(len(held)),
-            "agreement_float32": float((picks[0] == teacher).mean()),
+    teacher = data.action[rows]
+    return {"agreement_float32": float((picks[0] == teacher).mean()),
             "agreement_float16": float((picks[1] == teacher).mean()),
             "float16_same_move": float((picks[0] == picks[1]).mean())}
 

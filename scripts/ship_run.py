@@ -36,6 +36,7 @@ from formosa_envs.games import GAMES, make_game  # noqa: E402
 from formosa_envs.tools.usage import OneLineParser, int_between, non_negative_int  # noqa: E402
 from scripts.make_pretrained import (  # noqa: E402
     EVAL_SEED,
+    agreements,
     git_commit,
     log,
     stage_eval,
@@ -60,25 +61,12 @@ def read_run(run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 def same_moves(run: Path, f32: Path, f16: Path) -> dict[str, Any]:
     """On (up to 20,000 of) the run's clone-data decisions: agreement of the float32 and
     float16 actors with the heuristic teacher, and with each other ({} without clone data)."""
-    from agents.network import Network
     from training.imitation import load_data
     if not (run / "clone" / "data" / "manifest.json").is_file():
         return {}
     data = load_data(run / "clone" / "data")
     rows = np.arange(0, len(data.action), max(len(data.action) // 20_000, 1))
-    picks = []
-    for path in (f32, f16):
-        with np.load(path, allow_pickle=False) as raw:
-            arrays = {k: (raw[k].astype(np.float32) if raw[k].dtype.kind == "f" else raw[k])
-                      for k in raw.files}
-        net = Network.from_arrays(arrays, str(path))
-        logits = np.where(data.mask[rows], net.logits(data.obs[rows]), -np.inf)
-        picks.append(logits.argmax(axis=1))
-    teacher = data.action[rows]
-    return {"observations": int(len(rows)),
-            "agreement_float32": float((picks[0] == teacher).mean()),
-            "agreement_float16": float((picks[1] == teacher).mean()),
-            "float16_same_move": float((picks[0] == picks[1]).mean())}
+    return {"observations": int(len(rows)), **agreements(data, rows, f32, f16)}
 
 
 def entry_for(game: str, target: Path, config: dict[str, Any], summary: dict[str, Any],
