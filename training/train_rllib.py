@@ -1,8 +1,9 @@
 """Self-play PPO on Ray RLlib: ``formosa train <game> --backend rllib`` / ``python -m
 training.train_rllib <game>`` (needs the ``[rllib]`` extra).
 
-The run uses the game's training TOML (``training/configs/<game>.toml``: the
-same keys and flags as the SB3 path) plus the RLlib settings below. Locally it
+The run uses the game's training TOML (``training/configs/<game>_rllib.toml`` when
+there is one, else ``<game>.toml``: the same keys and flags as the SB3 path, but no warm
+start, whose keys must stay 0) plus the RLlib settings below. Locally it
 starts a Ray instance of its own; with ``--address`` (``auto`` on a cluster
 node, or ``ray://head:10001``) it joins a running cluster and spreads the env
 runners over it. Modes (``--mode``): ``league`` (default: one learner against
@@ -38,7 +39,7 @@ from formosa_envs.tools.progress import ProgressBar
 from formosa_envs.tools.usage import check_input_file, check_output_folder, int_between
 
 from .callbacks import append_eval_rows
-from .config import TrainConfig
+from .config import CONFIG_DIR, TrainConfig
 from .console import run_console
 from .export import save_policy_npz
 from .report import plot_learning_curve
@@ -332,7 +333,14 @@ def main(argv: list[str] | None = None) -> int:
     require_ray()
     if args.config is not None:
         check_input_file(args.config, "--config")
+    elif (CONFIG_DIR / f"{args.game}_rllib.toml").is_file():
+        args.config = str(CONFIG_DIR / f"{args.game}_rllib.toml")
     config = config_from_args(args)
+    if config.init or config.clone_games or config.value_warmup:
+        raise ConfigError("formosa train --backend rllib has no warm start: set init = '', "
+                          "clone_games = 0 and value_warmup = 0 (the SB3 backend has it), "
+                          f"got init={config.init!r}, clone_games={config.clone_games}, "
+                          f"value_warmup={config.value_warmup}")
     if args.out is None:
         config.out = f"runs/{config.game}-rllib"
     check_output_folder(config.out, "--out" if args.out is not None else "out")

@@ -93,3 +93,13 @@ def test_env_statistics_count_every_game() -> None:
     assert stats["rollout/ep_rew_mean"] == pytest.approx(sum(rewards) / len(rewards))
     assert stats["mean_decisions"] == pytest.approx(sum(decisions) / len(decisions))
     assert env_statistics(env.drain_totals()) == {"episodes": 0}
+
+
+def test_the_rllib_backend_refuses_a_warm_start(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The warm start is an SB3-path feature: asking the RLlib backend for it is one line."""
+    from training.train_rllib import cli
+    assert cli(["flowers", "--clone-games", "5", "--out", str(tmp_path / "run"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no warm start" in err[0] and "clone_games=5" in err[0]
+    assert not (tmp_path / "run").exists()
