@@ -168,3 +168,13 @@ def test_a_bad_init_file_fails_before_the_run_folder_is_made(tmp_path: Path,
                 "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.npz" in err[0] and not out.exists()
+
+
+@pytest.mark.parametrize("path", sorted(
+    p for p in (Path(__file__).parent.parent / "training" / "configs").glob("*.toml")
+    if not p.stem.endswith(("_bc", "_xit"))), ids=lambda p: p.stem)
+def test_every_training_config_loads(path: Path) -> None:
+    """The defaults, the recorded runs (_long) and the RLlib recipes are valid configs."""
+    config = load_config(path.stem.split("_")[0], str(path))
+    if path.stem.endswith("_long"):
+        assert config.clone_games > 0 and config.heuristic == 1.0
