@@ -33,7 +33,12 @@ import numpy as np  # noqa: E402
 from agents.pretrained import file_sha256, package_root  # noqa: E402
 from formosa_envs.core.errors import ConfigError  # noqa: E402
 from formosa_envs.games import GAMES, make_game  # noqa: E402
-from formosa_envs.tools.usage import OneLineParser, int_between, non_negative_int  # noqa: E402
+from formosa_envs.tools.usage import (  # noqa: E402
+    OneLineParser,
+    check_output_folder,
+    int_between,
+    non_negative_int,
+)
 from scripts.make_pretrained import (  # noqa: E402
     EVAL_SEED,
     agreements,
@@ -108,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         raise ConfigError(f"RUN_DIR {args.run}: a run for {config.get('game')!r}, not "
                           f"{args.game!r}")
     out = args.out or Path(str(package_root()))
+    check_output_folder(out, "--out")            # before anything is exported or played
+    out.mkdir(parents=True, exist_ok=True)
     work = args.run / "ship"
     work.mkdir(exist_ok=True)
     full = export_network(load_checkpoint(args.run / "model.zip"), work / "network32.npz")
