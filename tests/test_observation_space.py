@@ -72,7 +72,7 @@ def test_env_spaces_contain_observations_and_state(name: str) -> None:
 # names and shapes). Changing a layout means bumping the version (as PettingZoo does),
 # then recording the new layout here.
 LAYOUTS = {"formosa/flowers-v1": (442, "322d583d9c47"), "formosa/taiwan-v1": (1624, "ca2c0852cb6a"),
-           "formosa/tea-v1": (979, "b53c396dacda"), "formosa/dadaocheng-v1": (660, "e7ac2b4b33e4")}
+           "formosa/tea-v1": (979, "b53c396dacda"), "formosa/dadaocheng-v2": (660, "e7ac2b4b33e4")}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -130,6 +130,7 @@ class ToyGame(StackGame):
     observation_size = property(lambda self: LAYOUT.size)
     state_size = property(lambda self: LAYOUT.size + CARDS * 3)
     max_game_length = property(lambda self: 200)
+    max_chance_outcomes = property(lambda self: CARDS)
 
     def new_initial_state(self):
         """Everything in the deck, at the first deal."""

@@ -145,7 +145,7 @@ def _planning(game: Any, s: Any, d: Any, view: Valuer, legal: list[int]) -> int:
         d.kind == "swap_to" and len(s.stack) > 1 and s.stack[-2].kind == "move")
     if d.kind == "swap_to":
         a = d.ctx[0]
-        firsts: list[Move] = [(min(a, b), max(a, b)) for b in range(16) if b != a]
+        firsts: list[Move] = [(a, b) for b in range(a + 1, 16)]   # a swap names its lower cell
     else:
         firsts = list(MOVES)
     w = view.w
@@ -155,7 +155,7 @@ def _planning(game: Any, s: Any, d: Any, view: Valuer, legal: list[int]) -> int:
         return legal[0]
     m = moves[0]
     if d.kind == "swap_to":
-        return A.SWAP_TO0 + (m[1] if m[0] == d.ctx[0] else m[0])
+        return A.SWAP_TO0 + m[1]
     return A.FLIP0 + m[0] if len(m) == 1 else A.SWAP0 + m[0]
 
 

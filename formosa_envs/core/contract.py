@@ -52,18 +52,40 @@ def check_step(game: Game, state: Any, invariant: Invariant | None = None) -> No
         invariant(game, state)
     if game.is_terminal(state):
         assert not game.legal_actions(state), "terminal state has legal actions"
+        check_reward_bounds(game, state)
         return
     legal = game.legal_actions(state)
     assert legal, f"no legal action in a non-terminal state: {game.decision_description(state)}"
     if player == CHANCE:
-        total = sum(p for _, p in game.chance_outcomes(state))
+        outcomes = game.chance_outcomes(state)
+        total = sum(p for _, p in outcomes)
         assert abs(total - 1.0) < 1e-9, f"chance probabilities sum to {total}"
+        top = max(o for o, _ in outcomes)
+        assert min(o for o, _ in outcomes) >= 0 and top < game.max_chance_outcomes, (
+            f"chance outcome {top} outside 0..{game.max_chance_outcomes - 1} "
+            f"(max_chance_outcomes) at {game.decision_description(state)}")
         return
     assert 0 <= player < game.num_players, f"current_player {player} is not a seat"
     mask = game.legal_mask(state)
     assert mask.dtype == np.int8 and mask.shape == (game.num_actions,)
     assert sorted(np.flatnonzero(mask).tolist()) == sorted(set(legal)), "mask != legal set"
     assert len(set(legal)) == len(legal), "duplicate legal actions"
+
+
+def check_reward_bounds(game: Game, state: Any) -> None:
+    """The final rewards of every reward mode lie in the bounds and sum that
+    :meth:`Game.utility_bounds` declares."""
+    from .rewards import REWARD_MODES, final_rewards
+    for mode in REWARD_MODES:
+        bounds, rewards = game.utility_bounds(mode), final_rewards(game, state, mode)
+        assert len(rewards) == game.num_players, f"{mode}: {len(rewards)} rewards"
+        low = -np.inf if bounds.low is None else bounds.low
+        high = np.inf if bounds.high is None else bounds.high
+        assert all(low <= r <= high for r in rewards), (
+            f"{mode} rewards {rewards} outside the declared [{bounds.low}, {bounds.high}]")
+        if bounds.total is not None:
+            assert abs(sum(rewards) - bounds.total) < 1e-9, (
+                f"{mode} rewards {rewards} do not sum to the declared {bounds.total}")
 
 
 def check_random_games(game: Game, seeds: range | list[int],

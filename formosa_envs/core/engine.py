@@ -30,6 +30,7 @@ from .actions import ActionSpace
 from .args import guard_entry_points
 from .errors import IllegalActionError, StateFormatError
 from .ranking import rank_returns, ranks_of, shares_of, top_positions
+from .rewards import UtilityBounds, utility_bounds
 from .schema import StateSchema, check_schema
 from .serialize import state_from_dict, state_to_dict
 
@@ -85,6 +86,19 @@ class Game(ABC):
         """Player decisions after which a game is truncated (a guard, not a rule)."""
 
     # ----- dynamics -------------------------------------------------------
+    @property
+    @abstractmethod
+    def max_chance_outcomes(self) -> int:
+        """An upper bound on chance outcome ids: every outcome of every chance node of this
+        configuration lies in ``0 .. max_chance_outcomes - 1`` (OpenSpiel's
+        ``max_chance_outcomes``). Derived from the game's content, so data-file
+        overrides move it; the contract tests check it over random games."""
+
+    def utility_bounds(self, reward_mode: str = "rank") -> UtilityBounds:
+        """The range and sum of the final rewards under ``reward_mode``
+        (:func:`~formosa_envs.core.rewards.utility_bounds`)."""
+        return utility_bounds(reward_mode, self.num_players)
+
     @abstractmethod
     def new_initial_state(self) -> Any:
         """A fresh state at the start of the game (usually at a chance node)."""

@@ -38,7 +38,7 @@ def _factory(game: str) -> Any:
         """The wrapped env of this game."""
         return env(game, **kwargs)
     make.__name__ = f"{game}_env"
-    make.__doc__ = f"PettingZoo registry entry point of formosa/{game}-v1."
+    make.__doc__ = f"PettingZoo registry entry point of {GAMES[game].env_id}."
     return make
 
 

@@ -33,9 +33,11 @@ from pettingzoo import AECEnv
 from formosa_envs.core.args import ArgumentError, CallOrderError, before_reset, check_seed
 from formosa_envs.core.engine import TERMINAL, Game
 from formosa_envs.core.errors import ConfigError, IllegalActionError
+from formosa_envs.core.rewards import REWARD_MODES, check_reward_mode, final_rewards
+
+__all__ = ["REWARD_MODES", "FormosaAECEnv", "env_name", "final_rewards", "render_state"]
 from formosa_envs.games import GAMES, make_game
 
-REWARD_MODES = ("rank", "win", "score")
 RENDER_MODES = ("ansi", "human", "svg", "rgb_array")
 
 
@@ -55,7 +57,7 @@ class FormosaAECEnv(AECEnv):
         self.game_name = game
         self.render_mode = render_mode
         self.reward_mode = reward_mode
-        self.metadata = {**self.metadata, "name": f"formosa_{game}_v1"}
+        self.metadata = {**self.metadata, "name": env_name(game)}
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -229,16 +231,10 @@ class FormosaAECEnv(AECEnv):
         """Nothing to release."""
 
 
-def final_rewards(game: Game, state: Any, reward_mode: str) -> list[float]:
-    """Every seat's end-of-game reward under ``reward_mode`` (one of :data:`REWARD_MODES`):
-    ``rank``: ``game.returns``; ``win``: ``game.win_shares`` (1/k to each of the k
-    winners, solo: 1 if the objective is met); ``score``: ``game.scores``. Winners and
-    ranks come from the game's ordering with its tie-breaks (``Game.ranking_keys``)."""
-    if reward_mode == "score":
-        return [float(v) for v in game.scores(state)]
-    if reward_mode == "win":
-        return game.win_shares(state)
-    return game.returns(state)
+def env_name(game: str) -> str:
+    """PettingZoo's ``metadata["name"]`` of ``game``: its env id as a name, with the
+    version (``formosa/dadaocheng-v2`` -> ``formosa_dadaocheng_v2``)."""
+    return GAMES[game].env_id.replace("/", "_").replace("-", "_")
 
 
 def render_state(game: Game, state: Any, mode: str, viewer: int | None = None) -> Any:
@@ -263,8 +259,7 @@ def _check_env_options(game: str, render_mode: str | None, reward_mode: str,
                                     or render_mode not in RENDER_MODES):
         raise ConfigError(f"render_mode must be one of {RENDER_MODES} or None, "
                           f"got {render_mode!r}")
-    if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
-        raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+    check_reward_mode(reward_mode)
     if max_game_length is not None and (isinstance(max_game_length, bool) or not isinstance(
             max_game_length, int) or max_game_length < 1):
         raise ConfigError(f"max_game_length must be a positive integer or None, "

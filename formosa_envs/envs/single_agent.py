@@ -29,9 +29,10 @@ from gymnasium import spaces
 from formosa_envs.core.args import CallOrderError, before_reset, check_seed
 from formosa_envs.core.engine import CHANCE, TERMINAL
 from formosa_envs.core.errors import ConfigError, IllegalActionError
+from formosa_envs.core.rewards import check_reward_mode, final_rewards
 from formosa_envs.games import make_game
 
-from .aec import REWARD_MODES, final_rewards, render_state
+from .aec import render_state
 
 ILLEGAL_ACTION_MODES = ("raise", "lose")
 """``SingleAgentEnv(illegal_action=...)``: raise ``IllegalActionError`` (the default, for
@@ -56,8 +57,7 @@ class SingleAgentEnv(gym.Env):
         n = self.game.num_players
         if learner_seat != "rotate" and learner_seat not in range(n):
             raise ConfigError(f"learner_seat must be 'rotate' or 0..{n - 1}, got {learner_seat!r}")
-        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        check_reward_mode(reward_mode)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} "
                               f"or None, got {render_mode!r}")

@@ -31,7 +31,7 @@ GAMES: dict[str, GameInfo] = {
     "taiwan": GameInfo("taiwan", "Taiwan Formosa", "formosa/taiwan-v1",
                        "formosa_envs.games.taiwan", 2, 5),
     "tea": GameInfo("tea", "Formosa Tea", "formosa/tea-v1", "formosa_envs.games.tea", 2, 4),
-    "dadaocheng": GameInfo("dadaocheng", "Dadaocheng", "formosa/dadaocheng-v1",
+    "dadaocheng": GameInfo("dadaocheng", "Dadaocheng", "formosa/dadaocheng-v2",
                            "formosa_envs.games.dadaocheng", 1, 4),
 }
 

@@ -4,6 +4,12 @@
 made faster (fixed seeds, heuristic self-play and heuristic against random, 1-4 players,
 the solo challenges); replaying them must give the same action at every step, so a speed-up
 that changes a single decision fails here.
+
+The Dadaocheng games were re-recorded for ``formosa/dadaocheng-v2`` (a swap names its lower
+cell first). Before that, the heuristic-only games were replayed against the old recording:
+identical once the forced second cell after ``SWAP[14]`` (no longer a decision) is removed,
+except the 4-player game from step 1,100, where the heuristic re-plans a swap among fewer
+candidate pairs. The games with a random seat were recorded anew (its legal sets changed).
 """
 
 from __future__ import annotations

@@ -48,19 +48,47 @@ def test_the_grids_used_here() -> None:
 
 def test_two_movements_any_cells_flip_or_swap() -> None:
     """DDC-4.1, DDC-4.4 [Stage 1; l.69]: the active player makes two movements; each is a
-    flip of any cell (corners included) or a swap with any other cell."""
+    flip of any cell (corners included) or a swap with any other cell, named lower cell
+    first (so cell 15 starts no swap)."""
     s = scenario(G4, phase="planning", grid=QUIET, hands=hands())
     assert kind(G4, s) == "move" and G4.current_player(s) == 0
     assert G4.legal_actions(s) == list(range(A.FLIP0, A.FLIP0 + 16)) + list(
-        range(A.SWAP0, A.SWAP0 + 16))
+        range(A.SWAP0, A.SWAP0 + 15))
     act(G4, s, A.SWAP0 + 5)
     assert kind(G4, s) == "swap_to"
-    assert G4.legal_actions(s) == [A.SWAP_TO0 + c for c in range(16) if c != 5]
+    assert G4.legal_actions(s) == [A.SWAP_TO0 + c for c in range(6, 16)]
     act(G4, s, A.SWAP_TO0 + 15)                  # cells 5 (D08) and 15 (D04) trade places
     assert s.cell_disc[5] == 3 and s.cell_disc[15] == 7
     assert kind(G4, s) == "move" and G4.current_player(s) == 0     # the second movement
     act(G4, s, A.FLIP0 + 0)                      # a corner
     assert s.flipped[0] == 1 and kind(G4, s) == "purchase"
+
+
+def test_every_swap_of_two_cells_has_exactly_one_id_pair() -> None:
+    """DDC-4.1, DDC-4.4: the 120 unordered pairs of cells are each reachable by exactly one
+    ``SWAP[a]`` ``SWAP_TO[b]`` sequence (a < b), and every such sequence swaps a and b."""
+    s = scenario(G4, phase="planning", grid=QUIET, hands=hands())
+    pairs = []
+    for first in G4.legal_actions(s):
+        if first < A.SWAP0:
+            continue
+        t = G4.clone(s)
+        act(G4, t, first)
+        a = first - A.SWAP0
+        if kind(G4, t) != "swap_to":              # SWAP[14]: cell 15 is forced (2.2)
+            assert a == 14 and (t.cell_disc[14], t.cell_disc[15]) == (s.cell_disc[15],
+                                                                    s.cell_disc[14])
+            pairs.append((14, 15))
+            continue
+        for second in G4.legal_actions(t):
+            u = G4.clone(t)
+            act(G4, u, second)
+            b = second - A.SWAP_TO0
+            assert (u.cell_disc[a], u.cell_disc[b]) == (s.cell_disc[b], s.cell_disc[a])
+            pairs.append((a, b))
+    assert len(pairs) == len(set(pairs)) == 120
+    assert {frozenset(p) for p in pairs} == {frozenset((a, b)) for a in range(16)
+                                             for b in range(a + 1, 16)}
 
 
 def test_lines_are_looked_for_only_after_the_second_movement() -> None:
@@ -80,7 +108,7 @@ def test_a_swapped_disc_keeps_its_side_and_the_cascade_repeats() -> None:
     space 1; exhaustion flips cells 5-7 (D13 back to G, D15 Y -> G, D14 Y -> R): row 1
     G G G R is a new line: 1 G, stock W space 1; flipping cells 4-6 leaves no line."""
     s = scenario(G4, phase="planning", grid=PLAN, hands=hands())
-    act(G4, s, A.FLIP0 + 13, A.SWAP0 + 13, A.SWAP_TO0 + 5)
+    act(G4, s, A.FLIP0 + 13, A.SWAP0 + 5, A.SWAP_TO0 + 13)
     assert s.cell_disc[5] == 12 and s.cell_disc[13] == 7          # D13, D08
     assert s.hand[0] == hand(r=2, g=1, y=1)
     assert s.storehouse[space("E", 1)] == hand(y=1)

@@ -5,8 +5,8 @@ segment         size  meaning
 ==============  ====  ===========================================================
 DONE               1  end the turn's purchases; stop 1905 / 1908 after one step
 FLIP              16  a planning movement: flip the disc in cell 4*row + col
-SWAP              16  a planning movement: the first disc of a swap
-SWAP_TO           16  the second cell of that swap
+SWAP              16  a planning movement: the lower cell of a swap (0-14)
+SWAP_TO           16  the higher cell of that swap
 LINE              24  the line to collect: 12*o + 3*i + v (o row/column, i index,
                       v cells 0-2 / 1-3 / 0-3)
 SPACE              4  one of your storehouse spaces (Full House, a new Store)

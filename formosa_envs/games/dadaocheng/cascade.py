@@ -15,13 +15,14 @@ from formosa_envs.core.engine import AUTO, CHANCE
 
 from . import actions as A
 from .content import GREEN, RED, YELLOW
-from .grid import CORNERS, LINES, candidates, showing, stocked_spaces
+from .grid import CORNERS, LINES, NUM_CELLS, candidates, showing, stocked_spaces
 from .layouts import disc_probabilities
 from .state import DadaochengState, space_id
 
 if TYPE_CHECKING:
     from .game import DadaochengGame
 
+LAST_CELL = NUM_CELLS - 1
 NON_CORNERS = tuple(c for c in range(16) if c not in CORNERS)
 
 
@@ -34,7 +35,9 @@ def start_planning(s: DadaochengState, p: int) -> None:
 
 
 def _move_legal(game: DadaochengGame, s: DadaochengState, d: Decision) -> list[int]:
-    return list(range(A.FLIP0, A.SWAP_TO0))
+    """Every flip, and a swap from every cell but the last: a swap names its lower cell
+    first (DDC-4.4), so each unordered pair of cells has exactly one pair of ids."""
+    return list(range(A.FLIP0, A.SWAP0 + LAST_CELL))
 
 
 def _move_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action: int) -> None:
@@ -49,7 +52,8 @@ def _move_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action: i
 
 
 def _swap_to_legal(game: DadaochengGame, s: DadaochengState, d: Decision) -> list[int]:
-    return [A.SWAP_TO0 + c for c in range(16) if c != d.ctx[0]]
+    """The swap's second cell: any cell above its first (DDC-4.4)."""
+    return [A.SWAP_TO0 + c for c in range(d.ctx[0] + 1, LAST_CELL + 1)]
 
 
 def _swap_to_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action: int) -> None:

@@ -74,6 +74,12 @@ class DadaochengGame(OpenGame):
                                  **flow.HANDLERS, "pay": PayHandler(self.payment, A.COLOUR0)}
         self.handlers = table  # type: ignore[misc]
 
+    @property
+    def max_chance_outcomes(self) -> int:
+        """Chance places a disc, reveals a ship, draws an event or the start seat, or rolls
+        a Temple die (six faces): outcome ids are those of the disc, ship and event."""
+        return max(len(self.discs), len(self.ships), len(self.events), self.num_players, 6)
+
     def build_action_space(self) -> ActionSpace:
         """See ``actions.py``."""
         return A.ACTION_SPACE

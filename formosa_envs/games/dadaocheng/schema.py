@@ -160,7 +160,7 @@ _HELD = count_within(_hand, "the cubes the player holds")
 _ANY_COLOUR = -1
 FRAMES: dict[str, FrameSpec] = {
     "move": frame(SEAT, count=(1, 2)),
-    "swap_to": frame(SEAT, ctx=1, lo=0, hi=LAST_CELL),
+    "swap_to": frame(SEAT, ctx=1, lo=0, hi=LAST_CELL - 1),   # the lower cell (DDC-4.4)
     "after_planning": frame(AUTO_ONLY),
     "cascade": frame(AUTO_ONLY, check=_history_started),
     "line": frame(SEAT, check=_history_started),

@@ -80,6 +80,11 @@ class FlowersGame(StackGame):
         return observer.LAYOUT.size + observer.HIDDEN_LAYOUT.size
 
     @property
+    def max_chance_outcomes(self) -> int:
+        """Deals and reveals draw a card: outcome ids are card codes."""
+        return len(self.cards)
+
+    @property
     def max_game_length(self) -> int:
         """Truncation guard in player decisions."""
         return MAX_DECISIONS

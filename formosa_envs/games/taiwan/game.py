@@ -84,6 +84,12 @@ class TaiwanGame(OpenGame):
         self.obs_buffer = observer.LAYOUT.buffer()
         self.handlers = handlers(self)  # type: ignore[misc]
 
+    @property
+    def max_chance_outcomes(self) -> int:
+        """Chance draws a building type, a landmark card, the start seat or a die face
+        (six items)."""
+        return max(len(self.buildings), len(self.landmarks), self.num_players, 6)
+
     def build_action_space(self) -> ActionSpace:
         """See ``actions.py``."""
         return A.ACTION_SPACE

@@ -11,7 +11,7 @@ from formosa_envs.core.schema import StateSchema
 from . import actions as A
 from . import effects, events, flow, markets, observer, turn
 from .config import MAX_PLAYERS, MIN_PLAYERS, TeaConfig
-from .content import EFFECTS, load_board, load_events, load_merchants
+from .content import CHARACTERS, EFFECTS, TEAS, load_board, load_events, load_merchants
 from .invariants import check_state
 from .render import label_action, render_text
 from .schema import STATE_SCHEMA
@@ -54,6 +54,13 @@ class TeaGame(OpenGame):
         for kind in [k for k, h in table.items() if getattr(h, "_legal", None) is not None]:
             table["?" + kind] = effects.deferred_handler(kind)
         self.handlers = table  # type: ignore[misc]
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """Chance draws a bud or cube colour, a weather tile and face (2 ids per tile), an
+        event, the start seat, a character (seven) or a merchant card."""
+        return max(len(TEAS), 2 * len(self.weather_faces), len(self.events), self.num_players,
+                   len(CHARACTERS), len(self.merchants))
 
     def build_action_space(self) -> ActionSpace:
         """See ``actions.py``."""
