@@ -13,7 +13,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,rllib]"
+	$(BIN)/pip install -q -e ".[dev,rllib,spiel]"
 	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib
 
 $(VENV)/.rllib: pyproject.toml | $(BIN)/python
@@ -33,13 +33,15 @@ simulate: $(VENV)/.core
 	$(BIN)/formosa simulate flowers --players 3 --games 1000 --seed 0
 
 ## test: set up the dev tools, lint, run the default suite, the PettingZoo-floor check (fresh
-## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests and the
-## browser tests (headless Chromium from Debian's packages, installed here when missing)
+## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests, the
+## OpenSpiel bridge tests and the browser tests (headless Chromium from Debian's packages,
+## installed here when missing)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
 	$(BIN)/python -m pytest -m rllib
+	$(BIN)/python -m pytest -m spiel
 	$(BIN)/python -m pytest -m browser
 
 ## browser: install Debian's chromium and chromium-driver (needs root and apt) if missing

@@ -10,7 +10,9 @@ from formosa_envs.games import GAMES
 
 # The RLlib tests (marker ``rllib``) need the [rllib] extra; without it they are not
 # collected at all, so ``pytest -m rllib`` then reports "no tests ran" (exit 5), a failure.
-collect_ignore = [] if importlib.util.find_spec("ray") else ["rllib"]
+# Likewise the OpenSpiel bridge tests (marker ``spiel``) need the [spiel] extra.
+collect_ignore = [folder for folder, module in (("rllib", "ray"), ("spiel", "pyspiel"))
+                  if importlib.util.find_spec(module) is None]
 
 GAME_COUNTS = [(name, n) for name, info in GAMES.items()
                for n in range(info.min_players, info.max_players + 1)]
