@@ -75,6 +75,8 @@ class FormosaObserver:
 def make_observer(game: Any, iig_obs_type: Any = None,
                   params: dict[str, Any] | None = None) -> FormosaObserver:
     """The observer OpenSpiel's ``make_py_observer`` returns (no observer parameters)."""
+    if isinstance(iig_obs_type, dict):       # OpenSpiel's call without an observation type
+        iig_obs_type, params = None, iig_obs_type
     if params:
         raise ValueError(f"observer parameters are not supported, got {sorted(params)}")
     if iig_obs_type is None:

@@ -184,3 +184,28 @@ def test_a_bad_action_names_the_legal_ones() -> None:
                    if a not in state.legal_actions())
     with pytest.raises(Exception, match="legal"):
         state.apply_action(illegal)
+
+
+def test_observation_types() -> None:
+    """Everything (ALL_PLAYERS) is the global state vector; the information state has no
+    tensor; a public-only view of Flowers is refused by name, an open game's is its view."""
+    from open_spiel.python.observation import make_observation
+    game = pyspiel.load_game("formosa_flowers")
+    state = game.new_initial_state()
+    _play(state, np.random.default_rng(5), 2)
+    every = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    every.set_from(state, 0)
+    assert np.array_equal(every.tensor, state.engine.state_vector(state.engine_state))
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.tensor is None
+    assert recall.string_from(state, 1) == state.information_state_string(1)
+    with pytest.raises(ValueError, match="no public-only observation"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    tea = pyspiel.load_game("formosa_tea")
+    public = make_observation(tea, pyspiel.IIGObservationType(
+        perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    assert public.tensor.shape == (tea.engine.observation_size,)
+    with pytest.raises(ValueError, match="observer parameters"):
+        game.make_py_observer(None, {"x": 1})
