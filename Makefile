@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run simulate test browser bench bench-rllib lint golden clean
+.PHONY: run simulate test ecosystem browser bench bench-rllib lint golden clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,8 @@ simulate: $(VENV)/.core
 
 ## test: set up the dev tools, lint, run the default suite, the PettingZoo-floor check (fresh
 ## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests, the
-## OpenSpiel bridge tests and the browser tests (headless Chromium from Debian's packages,
-## installed here when missing)
+## OpenSpiel bridge tests, the browser tests (headless Chromium from Debian's packages,
+## installed here when missing) and the ecosystem recipes (make ecosystem)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
@@ -43,6 +43,23 @@ test: $(VENV)/.dev browser
 	$(BIN)/python -m pytest -m rllib
 	$(BIN)/python -m pytest -m spiel
 	$(BIN)/python -m pytest -m browser
+	$(MAKE) ecosystem
+
+## ecosystem: the recipes with TorchRL, Tianshou, SuperSuit and AgileRL (README "Use with
+## other libraries") in their own venv, .venv-eco, pinned by constraints/ecosystem.txt
+## (torch stays the CPU build: a plain torch requirement would pull a multi-GB CUDA build)
+ECO_VENV := .venv-eco
+ECO_BIN  := $(ECO_VENV)/bin
+
+$(ECO_BIN)/python:
+	$(PYTHON) -m venv $(ECO_VENV)
+
+$(ECO_VENV)/.installed: pyproject.toml constraints/ecosystem.txt | $(ECO_BIN)/python
+	$(ECO_BIN)/pip install -q -e ".[dev,ecosystem]" -c constraints/ecosystem.txt
+	touch $@
+
+ecosystem: $(ECO_VENV)/.installed
+	OMP_NUM_THREADS=1 $(ECO_BIN)/python -m pytest -m ecosystem tests/ecosystem
 
 ## browser: install Debian's chromium and chromium-driver (needs root and apt) if missing
 browser:
@@ -63,4 +80,4 @@ golden: $(VENV)/.dev
 	$(BIN)/python scripts/make_golden.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) $(ECO_VENV) .pytest_cache .ruff_cache *.egg-info

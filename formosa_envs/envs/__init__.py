@@ -13,6 +13,8 @@ from pettingzoo.utils import wrappers
 from formosa_envs.games import GAMES
 
 from .aec import REWARD_MODES, FormosaAECEnv
+from .final_reward import FinalRewardHook, credit_rewards
+from .flat import FlatObservation, flat_env
 from .single_agent import SingleAgentEnv
 
 
@@ -61,4 +63,5 @@ def register_all() -> bool:
     return True
 
 
-__all__ = ["REWARD_MODES", "FormosaAECEnv", "SingleAgentEnv", "env", "raw_env", "register_all"]
+__all__ = ["REWARD_MODES", "FinalRewardHook", "FlatObservation", "FormosaAECEnv", "SingleAgentEnv",
+           "credit_rewards", "env", "flat_env", "raw_env", "register_all"]

@@ -1,0 +1,1 @@
+"""Runnable examples; ``examples.ecosystem`` holds the recipes for other RL libraries."""
