@@ -68,3 +68,16 @@ def test_a_formosa_bot_needs_an_agent_and_a_formosa_game() -> None:
         fs.bot_from_spec("random", pyspiel.load_game("tic_tac_toe"))
     with pytest.raises(TypeError, match="formosa OpenSpiel state"):
         fs.engine_of(pyspiel.load_game("tic_tac_toe").new_initial_state())
+
+
+def test_openspiel_rl_environment_plays_on_observation_tensors() -> None:
+    """``rl_environment`` (OpenSpiel's RL agents: DQN, policy gradients, NFSP) falls back to
+    observation tensors, as the games declare no information-state tensor."""
+    from open_spiel.python import rl_environment
+    env = rl_environment.Environment("formosa_tea", players=3)
+    assert env.observation_spec()["info_state"] == (env.game.engine.observation_size,)
+    step, rng = env.reset(), np.random.default_rng(0)
+    while not step.last():
+        seat = step.observations["current_player"]
+        step = env.step([int(rng.choice(step.observations["legal_actions"][seat]))])
+    assert len(step.rewards) == 3 and abs(sum(step.rewards)) < 1e-9
