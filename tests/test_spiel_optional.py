@@ -13,7 +13,7 @@ def _run(code: str) -> subprocess.CompletedProcess:
 
 
 def test_the_core_package_does_not_import_open_spiel() -> None:
-    done = _run("import sys, formosa_envs, formosa_envs.envs, formosa_envs.spiel_params\n"
+    done = _run("import sys, formosa_envs, formosa_envs.envs, formosa_envs.games\n"
                 "assert 'pyspiel' not in sys.modules, 'pyspiel was imported'")
     assert done.returncode == 0, done.stderr
 

@@ -7,7 +7,7 @@ and ``formosa_dadaocheng`` with pyspiel::
     import formosa_envs.spiel  # noqa: F401  (registers the games)
     game = pyspiel.load_game("formosa_tea", {"players": 3, "advanced": True})
 
-Every game option is a parameter (:mod:`formosa_envs.spiel_params` says how None is
+Every game option is a parameter (:mod:`formosa_envs.spiel.params` says how None is
 written), plus ``players`` and ``reward_mode`` (``rank``: zero-sum in [-1, 1]; ``win``:
 1/k to each of k winners, constant-sum 1; solo games are general-sum). The bridge is thin:
 the engine (:class:`~formosa_envs.core.engine.Game`) stays the rules, and
@@ -47,8 +47,8 @@ from formosa_envs.core.errors import IllegalActionError
 from formosa_envs.core.rewards import draw_rewards, final_rewards
 from formosa_envs.games import GAMES, make_game
 
-from .spiel_params import SPIEL_PREFIX, options_from_params, parameter_defaults
-from .spiel_recall import Recall
+from .params import SPIEL_PREFIX, options_from_params, parameter_defaults
+from .recall import Recall
 
 __all__ = ["GAME_CLASSES", "FormosaBot", "FormosaSpielGame", "FormosaSpielState", "bot_from_spec",
            "engine_of", "register", "sample_chance"]
@@ -140,8 +140,8 @@ class FormosaSpielGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> Any:
-        """The observer of ``iig_obs_type`` (see :mod:`formosa_envs.spiel_observer`)."""
-        from .spiel_observer import make_observer
+        """The observer of ``iig_obs_type`` (see :mod:`formosa_envs.spiel.observer`)."""
+        from .observer import make_observer
         return make_observer(self, iig_obs_type, params)
 
 
