@@ -10,8 +10,10 @@ from formosa_envs.games import GAMES
 
 # The RLlib tests (marker ``rllib``) need the [rllib] extra; without it they are not
 # collected at all, so ``pytest -m rllib`` then reports "no tests ran" (exit 5), a failure.
-# Likewise the OpenSpiel bridge tests (marker ``spiel``) need the [spiel] extra.
-collect_ignore = [folder for folder, module in (("rllib", "ray"), ("spiel", "pyspiel"))
+# Likewise the OpenSpiel bridge tests (marker ``spiel``) need the [spiel] extra and the
+# JAX engine's (marker ``jax``) the [jax] extra.
+collect_ignore = [folder for folder, module in (("rllib", "ray"), ("spiel", "pyspiel"),
+                                                ("jax", "jax"))
                   if importlib.util.find_spec(module) is None]
 
 GAME_COUNTS = [(name, n) for name, info in GAMES.items()

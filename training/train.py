@@ -253,9 +253,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="TOML file (default training/configs/<game>.toml)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    parser.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+    parser.add_argument("--backend", choices=("sb3", "rllib", "jax"), default="sb3",
                         help="sb3: MaskablePPO in this process (default); rllib: Ray RLlib "
-                             "(python -m training.train_rllib -h for its flags)")
+                             "(python -m training.train_rllib -h for its flags); jax: "
+                             "jitted self-play PPO, Flowers only (python -m "
+                             "training.train_jax -h)")
     for flag, name in FLAGS.items():
         parser.add_argument(f"--{flag}", default=None, **_flag_kind(name))
     return parser
@@ -298,9 +300,13 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``formosa train``: bad flags exit with status 2 (one line); bad
     options, files and folders raise a :class:`FormosaError` before anything is built
     (:func:`cli` prints those as one line too)."""
-    if _backend_of(list(argv) if argv is not None else sys.argv[1:]) == "rllib":
+    backend = _backend_of(list(argv) if argv is not None else sys.argv[1:])
+    if backend == "rllib":
         from .train_rllib import main as rllib_main  # its own flags and --help
         return rllib_main(argv)
+    if backend == "jax":
+        from .train_jax import main as jax_main  # its own flags and --help
+        return jax_main(argv)
     args = build_parser().parse_args(argv)
     if args.config is not None:
         check_input_file(args.config, "--config")

@@ -1,0 +1,107 @@
+"""Settings of the jitted JAX self-play PPO (``training/configs/flowers_jax.toml``), validated.
+
+A TOML file may put its keys in a ``[jax]`` table or at the top level. Every key has a type
+and a range; anything else is a :class:`~formosa_envs.core.errors.ConfigError` naming the
+key, what is allowed and the file, before JAX compiles anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from formosa_envs.core.errors import ConfigError
+
+from .toml_config import bounds_problem, check_fields, load_toml_config
+
+CONFIG_PATH = Path(__file__).parent / "configs" / "flowers_jax.toml"
+
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "num_players": (2, 4), "num_envs": (1, 1 << 20), "rollout_steps": (1, 10_000),
+    "epochs": (1, 100), "minibatches": (1, 1024), "hidden_size": (1, 4096),
+    "hidden_layers": (1, 8), "pool_size": (1, 256), "snapshot_every": (1, 1_000_000),
+    "updates": (1, 10_000_000), "updates_per_call": (1, 100_000), "seed": (0, 2**31 - 1),
+    "eval_games": (0, 1_000_000), "eval_seed": (0, 2**31 - 1), "eval_workers": (1, 256)}
+FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
+    "learning_rate": (1e-8, 1.0), "gae_lambda": (0.0, 1.0), "clip": (1e-6, 10.0),
+    "value_coef": (0.0, 100.0), "entropy_coef": (0.0, 10.0), "max_grad_norm": (1e-6, 1e6),
+    "random_fraction": (0.0, 1.0), "minutes": (0.0, 10_000.0)}
+ACTIVATIONS = ("relu", "tanh")
+
+
+@dataclass
+class JaxTrainConfig:
+    """Every knob of :func:`training.train_jax.run` (see ``flowers_jax.toml``)."""
+
+    num_players: int = 2
+    num_envs: int = 512
+    rollout_steps: int = 16
+    epochs: int = 2
+    minibatches: int = 4
+    learning_rate: float = 3e-4
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    value_coef: float = 0.5
+    entropy_coef: float = 0.01
+    max_grad_norm: float = 0.5
+    hidden_size: int = 128
+    hidden_layers: int = 2
+    activation: str = "relu"
+    pool_size: int = 8
+    """Opponent blocks: snapshots of the learner, ``random_fraction`` of them random."""
+    snapshot_every: int = 10
+    random_fraction: float = 0.25
+    updates: int = 1_000_000
+    """Stop after this many updates (or ``minutes``, whichever comes first)."""
+    minutes: float = 8.0
+    """Training time budget, compile time excluded (0: no limit)."""
+    updates_per_call: int = 10
+    """Updates in one compiled call (progress and metrics between calls)."""
+    seed: int = 0
+    eval_games: int = 400
+    """Evaluation games of the exported policy against each of random and the heuristic."""
+    eval_seed: int = 7_000_000
+    eval_workers: int = 2
+
+    def validate(self, where: str = "") -> None:
+        """Raise :class:`ConfigError` naming the first bad field (``where``: its origin)."""
+        check_fields(self, _problem, "jax training option", where)
+        if self.num_envs % self.pool_size:
+            raise ConfigError(f"jax training option num_envs ({self.num_envs}) must be a "
+                              f"multiple of pool_size ({self.pool_size}){where}")
+        if self.num_envs * self.rollout_steps < self.minibatches:
+            raise ConfigError(f"jax training option minibatches ({self.minibatches}) is more "
+                              f"than the samples of an update "
+                              f"({self.num_envs * self.rollout_steps}){where}")
+
+    def ppo(self) -> Any:
+        """The :class:`training.jax_ppo.PPOConfig` of these settings."""
+        from .jax_ppo import PPOConfig
+        names = set(PPOConfig._fields)
+        values = {k: v for k, v in asdict(self).items() if k in names}
+        return PPOConfig(**values, hidden=(self.hidden_size,) * self.hidden_layers)
+
+
+def _problem(name: str, value: Any) -> str:
+    problem = bounds_problem(name, value, INT_BOUNDS, FLOAT_BOUNDS)
+    if problem is not None:
+        return problem
+    return "" if value in ACTIVATIONS else f"must be one of {ACTIVATIONS}, got {value!r}"
+
+
+def load_jax_config(path: str | Path | None = None, **overrides: Any) -> JaxTrainConfig:
+    """The settings in TOML file ``path`` (the packaged ``flowers_jax.toml`` when None),
+    then ``overrides`` that are not None; validated."""
+    return load_toml_config(JaxTrainConfig, path or CONFIG_PATH, "jax", overrides,
+                            _check_unknown)
+
+
+def _check_unknown(values: Mapping[str, Any], overrides: Mapping[str, Any], known: set[str],
+                   where: str) -> None:
+    for key in sorted(set(values) | set(overrides)):
+        if key not in known:
+            origin = where if key in values else ""
+            raise ConfigError(f"unknown jax training option {key!r}{origin}; known: "
+                              f"{', '.join(sorted(known))}")

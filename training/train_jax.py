@@ -1,0 +1,171 @@
+"""``formosa train flowers --backend jax``: jitted self-play PPO on the JAX Flowers engine.
+
+``python -m training.train_jax flowers [--config TOML] [--out DIR] [--minutes M]
+[--updates N] [--num-envs B] [--players N] [--seed S] [--eval-games G] [--quiet]``
+compiles the whole update (rollouts of ``num_envs`` games against snapshots of the learner
+and a random player, then PPO) once, runs it until ``updates`` or ``minutes`` (compile time
+excluded), then exports the policy as a numpy ``network.npz`` and evaluates it with
+``formosa tournament``'s machinery against ``random`` and the Python ``heuristic``.
+
+Run folder: ``config.json``, ``metrics.csv`` (one row per update: losses, games finished,
+the learner's win rate overall and against the random player, learner steps, wall
+seconds), ``network.npz`` (actor + value head: ``policy:`` / ``az:`` specs play it) and
+``summary.json`` (compile seconds, learner steps per second, the evaluation with Wilson
+95% intervals). Needs the ``[jax]`` extra (and ``[train]`` for the evaluation's agents).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from formosa_envs.core.errors import ConfigError
+from formosa_envs.tools.progress import ProgressBar
+from formosa_envs.tools.usage import OneLineParser, check_output_folder, int_between
+
+from .console import run_console
+from .jax_config import INT_BOUNDS, JaxTrainConfig, load_jax_config
+
+FLAGS = {"minutes": float, "updates": int, "num-envs": int, "players": int, "seed": int,
+         "eval-games": int}
+FIELD = {"players": "num_players", "num-envs": "num_envs", "eval-games": "eval_games"}
+
+
+def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> dict[str, Any]:
+    """Train, export and evaluate; returns the summary (also written to the run folder)."""
+    import jax
+
+    from formosa_envs.jax.engine import FlowersJax
+
+    from .jax_nets import export_params
+    from .jax_ppo import make_train
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    env = FlowersJax(num_players=config.num_players)
+    init, train = make_train(env, config.ppo())
+    train = jax.jit(train, static_argnums=1)
+    started = time.perf_counter()
+    carry = jax.jit(init)(jax.random.PRNGKey(config.seed))
+    carry, _ = train(carry, config.updates_per_call)         # compiles; counted as warm-up
+    jax.block_until_ready(carry.params)
+    compile_s = time.perf_counter() - started
+    carry, rows, train_s = _train_loop(train, carry, config, out, show_progress)
+    network = export_params(carry.params, config.activation, out / "network.npz")
+    steps = sum(r["learner_steps"] for r in rows)
+    summary = {"compile_s": round(compile_s, 1), "train_s": round(train_s, 1),
+               "updates": len(rows), "learner_steps": steps,
+               "learner_steps_per_s": round(steps / train_s) if train_s else 0,
+               "network": str(network), "vs": _evaluate(config, network, show_progress)}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
+                show_progress: bool) -> tuple[Any, list[dict[str, Any]], float]:
+    """Compiled calls of ``updates_per_call`` updates until the update or time budget."""
+    import jax
+    rows: list[dict[str, Any]] = []
+    per_update = config.num_envs * config.rollout_steps
+    budget = config.minutes * 60 if config.minutes > 0 else float("inf")
+    started = time.perf_counter()
+    timed = budget < float("inf")      # progress in seconds of the budget, else in updates
+    bar = ProgressBar(int(budget) if timed else config.updates, "jax ppo (s)" if timed
+                      else "jax ppo (updates)", enabled=show_progress)
+    while len(rows) < config.updates and time.perf_counter() - started < budget:
+        calls = min(config.updates_per_call, config.updates - len(rows))
+        carry, metrics = train(carry, calls)   # a shorter last call compiles once more
+        metrics = jax.device_get(metrics)
+        wall = time.perf_counter() - started
+        for i in range(calls):
+            rows.append({"update": len(rows) + 1, "learner_steps": per_update,
+                         "wall_s": round(wall, 2),
+                         **{k: float(v[i]) for k, v in metrics.items()}})
+        bar.update(int(wall) if timed else len(rows),
+                   f"update {len(rows)}, win {rows[-1]['win_rate']:.2f}, vs random "
+                   f"{rows[-1]['win_rate_vs_random']:.2f}")
+    bar.close()
+    _write_metrics(out / "metrics.csv", rows)
+    return carry, rows, time.perf_counter() - started
+
+
+def _write_metrics(path: Path, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _evaluate(config: JaxTrainConfig, network: Path, show_progress: bool
+              ) -> dict[str, dict[str, float]]:
+    """The exported policy against random and the heuristic (seats rotated)."""
+    if config.eval_games == 0:
+        return {}
+    from .evaluate import run_tournament, win_share
+    spec = f"policy:{network}"
+    results = {}
+    for opponent in ("random", "heuristic"):
+        result = run_tournament("flowers", [spec, opponent], config.num_players,
+                                config.eval_games, seed=config.eval_seed,
+                                workers=config.eval_workers, show_progress=show_progress)
+        results[opponent] = win_share(result, spec, opponent)
+    return results
+
+
+def build_parser() -> OneLineParser:
+    """The flags; a bad value is one line naming the flag, exit status 2."""
+    parser = OneLineParser(prog="formosa train flowers --backend jax",
+                           description="Jitted self-play PPO on the JAX Flowers engine.")
+    parser.add_argument("game", choices=["flowers"], help="only flowers has a JAX engine")
+    parser.add_argument("--backend", choices=["jax"], default="jax",
+                        help="jax (set by formosa train --backend jax)")
+    parser.add_argument("--config", help="TOML file (default training/configs/flowers_jax.toml)")
+    parser.add_argument("--out", default="runs/flowers_jax", help="run folder")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--minutes", type=float, help="training time budget (compile excluded)")
+    for flag in ("updates", "num-envs", "players", "seed", "eval-games"):
+        low, high = INT_BOUNDS[FIELD.get(flag, flag)]
+        parser.add_argument(f"--{flag}", type=int_between(low, high),
+                            help=f"{low:,} to {high:,}")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; bad options raise :class:`ConfigError` before JAX is imported."""
+    args = build_parser().parse_args(argv)
+    overrides = {FIELD.get(flag, flag.replace("-", "_")): getattr(args, flag.replace("-", "_"))
+                 for flag in FLAGS}
+    config = load_jax_config(args.config, **overrides)
+    check_output_folder(args.out, "--out")
+    _require_jax()
+    summary = run(config, args.out, show_progress=not args.quiet)
+    print(f"{summary['updates']} updates, {summary['learner_steps']:,} learner steps in "
+          f"{summary['train_s']} s ({summary['learner_steps_per_s']:,}/s; compile "
+          f"{summary['compile_s']} s)")
+    for opponent, share in summary["vs"].items():
+        print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} (95% CI "
+              f"{share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
+    print(f"run directory: {args.out}")
+    return 0
+
+
+def _require_jax() -> None:
+    import importlib.util
+    if importlib.util.find_spec("jax") is None or importlib.util.find_spec("optax") is None:
+        raise ConfigError("--backend jax needs the [jax] extra: pip install -e '.[jax]'")
+
+
+def cli(argv: list[str] | None = None) -> int:
+    """``python -m training.train_jax``: :func:`main`, bad input as one line, status 2."""
+    return run_console("formosa train --backend jax", main, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(cli())
