@@ -13,7 +13,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,rllib,spiel]"
+	$(BIN)/pip install -q -e ".[dev,rllib,spiel,jax]"
 	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib
 
 $(VENV)/.rllib: pyproject.toml | $(BIN)/python
@@ -34,7 +34,7 @@ simulate: $(VENV)/.core
 
 ## test: set up the dev tools, lint, run the default suite, the PettingZoo-floor check (fresh
 ## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests, the
-## OpenSpiel bridge tests, the browser tests (headless Chromium from Debian's packages,
+## OpenSpiel bridge tests, the JAX engine tests, the browser tests (headless Chromium from Debian's packages,
 ## installed here when missing) and the ecosystem recipes (make ecosystem)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
@@ -42,6 +42,7 @@ test: $(VENV)/.dev browser
 	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
 	$(BIN)/python -m pytest -m rllib
 	$(BIN)/python -m pytest -m spiel
+	$(BIN)/python -m pytest -m jax tests/jax
 	$(BIN)/python -m pytest -m browser
 	$(MAKE) ecosystem
 

@@ -144,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench = _game_parser(sub, "bench", "decisions/s vs PettingZoo connect_four_v3")
     bench.add_argument("--seconds", type=positive_float, default=6.0,
                        help="total time per contender (seconds, > 0)")
+    bench.add_argument("--backend", choices=("python", "jax"), default="python",
+                       help="python: the engines and env() (default); jax: the batched JAX "
+                            "Flowers engine vs PGX connect four ([jax] extra)")
+    bench.add_argument("--batch", type=int_between(1, 1 << 20), nargs="+", default=[1024],
+                       help="--backend jax: games played at once (default 1024)")
     bench.set_defaults(run=cmd_bench)
     return parser
 
@@ -352,8 +357,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Measure and print decisions per second."""
     from formosa_envs.tools.bench import format_bench, run_bench
     _, options = game_from_args(args)
+    if args.backend == "jax":
+        return _bench_jax(args, options)
     results = run_bench(args.game, args.players, args.seconds, **options)
     print(format_bench(results, args.game, args.players))
+    return 0
+
+
+def _bench_jax(args: argparse.Namespace, options: dict) -> int:
+    """``formosa bench flowers --backend jax``: the batched JAX engine (compile time apart)."""
+    import importlib.util
+    if args.game != "flowers":
+        raise FormosaError(f"--backend jax: only flowers has a JAX engine, got {args.game}")
+    if options:
+        raise FormosaError(f"--backend jax: game options are not supported here, got "
+                           f"{sorted(options)}")
+    if importlib.util.find_spec("jax") is None:
+        raise FormosaError("--backend jax needs the [jax] extra: pip install -e '.[jax]'")
+    from formosa_envs.jax.bench import bench_rows, format_rows
+    steps = 200
+    print(format_rows(bench_rows(args.batch, args.players, steps), args.players, steps))
     return 0
 
 

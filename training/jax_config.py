@@ -23,7 +23,8 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "epochs": (1, 100), "minibatches": (1, 1024), "hidden_size": (1, 4096),
     "hidden_layers": (1, 8), "pool_size": (1, 256), "snapshot_every": (1, 1_000_000),
     "updates": (1, 10_000_000), "updates_per_call": (1, 100_000), "seed": (0, 2**31 - 1),
-    "eval_games": (0, 1_000_000), "eval_seed": (0, 2**31 - 1), "eval_workers": (1, 256)}
+    "eval_games": (0, 1_000_000), "eval_seed": (0, 2**31 - 1),
+    "export_every": (0, 10_000_000)}
 FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
     "learning_rate": (1e-8, 1.0), "gae_lambda": (0.0, 1.0), "clip": (1e-6, 10.0),
     "value_coef": (0.0, 100.0), "entropy_coef": (0.0, 10.0), "max_grad_norm": (1e-6, 1e6),
@@ -63,7 +64,12 @@ class JaxTrainConfig:
     eval_games: int = 400
     """Evaluation games of the exported policy against each of random and the heuristic."""
     eval_seed: int = 7_000_000
-    eval_workers: int = 2
+    """Evaluation games run in this process: a worker pool would fork a process whose JAX
+    threads are running (JAX warns that this can deadlock)."""
+    export_every: int = 100
+    """Updates between exported snapshots ``networks/update-NNNNNN.npz`` (taken at the end of
+    the compiled call that crosses each multiple; 0: none), for
+    learning curves against the Python heuristic."""
 
     def validate(self, where: str = "") -> None:
         """Raise :class:`ConfigError` naming the first bad field (``where``: its origin)."""

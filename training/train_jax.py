@@ -9,7 +9,8 @@ excluded), then exports the policy as a numpy ``network.npz`` and evaluates it w
 
 Run folder: ``config.json``, ``metrics.csv`` (one row per update: losses, games finished,
 the learner's win rate overall and against the random player, learner steps, wall
-seconds), ``network.npz`` (actor + value head: ``policy:`` / ``az:`` specs play it) and
+seconds), ``network.npz`` (actor + value head: ``policy:`` / ``az:`` specs play it),
+``networks/update-NNNNNN.npz`` every ``export_every`` updates (for learning curves) and
 ``summary.json`` (compile seconds, learner steps per second, the evaluation with Wilson
 95% intervals). Needs the ``[jax]`` extra (and ``[train]`` for the evaluation's agents).
 """
@@ -86,12 +87,23 @@ def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
             rows.append({"update": len(rows) + 1, "learner_steps": per_update,
                          "wall_s": round(wall, 2),
                          **{k: float(v[i]) for k, v in metrics.items()}})
+        _export_snapshot(carry, config, out, len(rows), calls)
         bar.update(int(wall) if timed else len(rows),
                    f"update {len(rows)}, win {rows[-1]['win_rate']:.2f}, vs random "
                    f"{rows[-1]['win_rate_vs_random']:.2f}")
     bar.close()
     _write_metrics(out / "metrics.csv", rows)
     return carry, rows, time.perf_counter() - started
+
+
+def _export_snapshot(carry: Any, config: JaxTrainConfig, out: Path, done: int,
+                     calls: int) -> None:
+    """``networks/update-NNNNNN.npz`` when this call crossed a multiple of export_every."""
+    every = config.export_every
+    if every and done // every > (done - calls) // every:
+        from .jax_nets import export_params
+        export_params(carry.params, config.activation,
+                      out / "networks" / f"update-{done:06d}.npz")
 
 
 def _write_metrics(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -114,7 +126,7 @@ def _evaluate(config: JaxTrainConfig, network: Path, show_progress: bool
     for opponent in ("random", "heuristic"):
         result = run_tournament("flowers", [spec, opponent], config.num_players,
                                 config.eval_games, seed=config.eval_seed,
-                                workers=config.eval_workers, show_progress=show_progress)
+                                show_progress=show_progress)
         results[opponent] = win_share(result, spec, opponent)
     return results
 

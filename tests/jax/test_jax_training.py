@@ -22,7 +22,7 @@ from training.train import main as train_main
 
 TINY = {"num_envs": 16, "pool_size": 4, "rollout_steps": 4, "epochs": 1, "minibatches": 2,
         "hidden_size": 16, "updates": 3, "updates_per_call": 3, "minutes": 0.0,
-        "eval_games": 4, "eval_workers": 1}
+        "eval_games": 4, "export_every": 2}
 
 
 def test_a_tiny_run_exports_a_network_that_plays(tmp_path) -> None:
@@ -37,6 +37,8 @@ def test_a_tiny_run_exports_a_network_that_plays(tmp_path) -> None:
     assert all(v["games"] == 4 for v in summary["vs"].values())   # played to the end
     network = Network.load(str(tmp_path / "run" / "network.npz"))
     assert network.has_value
+    assert sorted(p.name for p in (tmp_path / "run" / "networks").iterdir()) == [
+        "update-000003.npz"]   # the end of the call that crossed update 2
     rows = (tmp_path / "run" / "metrics.csv").read_text().splitlines()
     assert len(rows) == 4 and "win_rate_vs_random" in rows[0]
 

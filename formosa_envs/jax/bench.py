@@ -1,0 +1,118 @@
+"""Throughput of the JAX Formosa Flowers engine, with PGX's Connect Four for scale.
+
+Random legal play through :class:`formosa_envs.jax.FlowersVecEnv` (auto-reset), ``steps``
+batched steps inside one jitted ``lax.scan``; every environment makes one player decision
+per step, so decisions/s = batch x steps / seconds. Compile time is measured apart
+(``jit(...).lower(...).compile()``), and the run is the best of ``repeats``. PGX (the
+``[jax]`` extra installs it) is optional: without it the Connect Four column is left out.
+``formosa bench flowers --backend jax`` and ``benchmarks/bench_jax.py`` print these figures.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+
+def sample_legal(key: jax.Array, mask: jnp.ndarray) -> jnp.ndarray:
+    """A uniformly random legal action per row of ``mask`` (bool[B, A]): one random
+    integer per row, then the matching set bit (cheaper than Gumbel over every action)."""
+    count = mask.sum(axis=1)
+    rank = jax.random.randint(key, count.shape, 0, jnp.maximum(count, 1))
+    upper = jnp.triu(jnp.ones((mask.shape[1], mask.shape[1]), jnp.float32))
+    running = mask.astype(jnp.float32) @ upper
+    return jnp.argmax(mask & (running == (rank + 1)[:, None]), axis=1).astype(jnp.int32)
+
+
+def time_scan(step: Callable[[Any, jax.Array], Any], carry: Any, steps: int,
+              repeats: int) -> tuple[float, float]:
+    """``(compile seconds, best run seconds)`` of ``steps`` scanned calls of ``step``."""
+    def body(c: tuple, _: Any) -> tuple:
+        inner, key = c
+        key, sub = jax.random.split(key)
+        return (step(inner, sub), key), None
+
+    def run(c: Any, key: jax.Array) -> Any:
+        return jax.lax.scan(body, (c, key), None, length=steps)[0]
+
+    key = jax.random.PRNGKey(1)
+    start = time.perf_counter()
+    compiled = jax.jit(run).lower(carry, key).compile()
+    compile_s = time.perf_counter() - start
+    out = compiled(carry, key)
+    jax.block_until_ready(out)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = compiled(*out)
+        jax.block_until_ready(out)
+        best = min(best, time.perf_counter() - start)
+    return compile_s, best
+
+
+def bench_flowers(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
+    """Random legal play on the Flowers vec env at ``batch``."""
+    from formosa_envs.jax import FlowersVecEnv
+
+    vec = FlowersVecEnv(batch, players)
+
+    def step(out: Any, key: jax.Array) -> Any:
+        k_act, k_env = jax.random.split(key)
+        return vec._step(out.state, sample_legal(k_act, out.legal_action_mask), k_env)
+
+    compile_s, run_s = time_scan(step, vec.reset(jax.random.PRNGKey(0)), steps, repeats)
+    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+
+
+def bench_connect_four(batch: int, steps: int, repeats: int) -> dict[str, float] | None:
+    """PGX Connect Four, random legal play with auto-reset, or None without PGX."""
+    try:
+        import pgx
+    except ImportError:
+        return None
+    env = pgx.make("connect_four")
+    init, play = jax.vmap(env.init), jax.vmap(env.step)
+
+    def step(state: Any, key: jax.Array) -> Any:
+        k_act, k_reset = jax.random.split(key)
+        state = play(state, sample_legal(k_act, state.legal_action_mask))
+        fresh = init(jax.random.split(k_reset, batch))
+        return jax.tree_util.tree_map(
+            lambda new, old: jnp.where(
+                state.terminated.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
+            fresh, state)
+
+    state = jax.jit(init)(jax.random.split(jax.random.PRNGKey(0), batch))
+    compile_s, run_s = time_scan(step, state, steps, repeats)
+    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+
+
+def bench_rows(batches: list[int], players: int = 2, steps: int = 200, repeats: int = 3,
+               pgx: bool = True) -> list[dict[str, Any]]:
+    """One row per batch size: Flowers, Connect Four (None without PGX) and their ratio."""
+    rows = []
+    for batch in batches:
+        flowers = bench_flowers(batch, players, steps, repeats)
+        c4 = bench_connect_four(batch, steps, repeats) if pgx else None
+        ratio = flowers["decisions_per_s"] / c4["decisions_per_s"] if c4 else None
+        rows.append({"batch": batch, "flowers": flowers, "connect_four": c4, "ratio": ratio})
+    return rows
+
+
+def format_rows(rows: list[dict[str, Any]], players: int, steps: int) -> str:
+    """The benchmark table."""
+    lines = [f"jax {jax.__version__} on {jax.devices()[0].platform}, Flowers {players} "
+             f"players, {steps} steps per run",
+             f"{'batch':>6} {'flowers dec/s':>14} {'compile s':>10} {'c4 dec/s':>12} "
+             f"{'c4 compile s':>12} {'ratio':>6}"]
+    for row in rows:
+        flowers, c4, ratio = row["flowers"], row["connect_four"], row["ratio"]
+        c4_text = (f"{c4['decisions_per_s']:12,.0f} {c4['compile_s']:12.1f} {ratio:6.2f}"
+                   if c4 else f"{'n/a':>12} {'n/a':>12} {'n/a':>6}")
+        lines.append(f"{row['batch']:6d} {flowers['decisions_per_s']:14,.0f} "
+                     f"{flowers['compile_s']:10.1f} {c4_text}")
+    return "\n".join(lines)

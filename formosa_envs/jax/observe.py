@@ -1,0 +1,65 @@
+"""Observation and legal-action mask of the JAX engine (as ``FlowersObserver`` builds them).
+
+The vector follows ``formosa_envs.games.flowers.observer.LAYOUT`` piece by piece: own
+hand, field, egocentric piles (padded to 4 seats), pending card, decision kind, seat
+rows, globals, current month and player count. Encoded numbers come from the lookup
+tables of :mod:`.tables`, so the floats are the Python observer's, bit for bit.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from formosa_envs.games.flowers.actions import NUM_ACTIONS
+from formosa_envs.games.flowers.config import MAX_PLAYERS
+
+from .rules import CARD_IDS, Ctx, match_info
+from .state import CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH, OVER, PLAY, State
+from .tables import ROUND_ROWS, SCORE_ROWS, VP_ROWS, ObsTables
+
+
+def _pad_rows(rows: jnp.ndarray) -> jnp.ndarray:
+    """Pad a per-seat block to MAX_PLAYERS rows with zeros."""
+    extra = MAX_PLAYERS - rows.shape[0]
+    return jnp.concatenate([rows, jnp.zeros((extra, rows.shape[1]), rows.dtype)])
+
+
+def _seat_rows(ot: ObsTables, s: State, order: jnp.ndarray) -> jnp.ndarray:
+    """float32[n, 10]: the seat features of each seat in ``order``."""
+    turn = jnp.where(s.kind == OVER, -1, s.turn)
+    flags = jnp.stack([jnp.ones(order.shape, bool), order == turn, order == s.round_start,
+                       s.cashed[order]], axis=1).astype(jnp.float32)
+    vp = ot.set_vp[jnp.clip(s.pile_vp[order], 0, VP_ROWS - 1)]
+    score = ot.score[jnp.clip(s.scores[order], 0, SCORE_ROWS - 1)]
+    hand = ot.hand[jnp.clip(s.hands[order].sum(axis=1), 0, ot.hand.shape[0] - 1)]
+    return jnp.concatenate([flags, ot.tokens[s.tokens[order]][:, None], vp, score,
+                            hand[:, None]], axis=1)
+
+
+def observe(ctx: Ctx, ot: ObsTables, s: State, viewer: jnp.ndarray) -> jnp.ndarray:
+    """The observation vector of seat ``viewer`` (float32[442])."""
+    n = ctx.num_players
+    order = (viewer + jnp.arange(n)) % n
+    own = jnp.any(s.hands & (jnp.arange(n) == viewer)[:, None], axis=0)
+    piles = _pad_rows(s.piles[order].astype(jnp.float32))
+    pending = s.pending == CARD_IDS
+    decision = (jnp.arange(4) == s.kind) & (s.kind != OVER) & (s.turn == viewer)
+    glob = jnp.stack([ot.deck[s.deck.sum()], ot.supply[s.supply],
+                      ot.round[jnp.clip(s.round, 0, ROUND_ROWS - 1)], ot.threshold])
+    parts = [own.astype(jnp.float32), s.field.astype(jnp.float32), piles.ravel(),
+             pending.astype(jnp.float32), decision.astype(jnp.float32),
+             _pad_rows(_seat_rows(ot, s, order)).ravel(), glob, ot.tail]
+    return jnp.concatenate(parts)
+
+
+def legal_mask(ctx: Ctx, s: State) -> jnp.ndarray:
+    """bool[111]: the legal actions of the pending decision (none once the game is over)."""
+    me = jnp.arange(ctx.num_players) == s.turn
+    play = jnp.any(s.hands & me[:, None], axis=0) & (s.kind == PLAY)
+    choosing = (s.kind == CAPTURE_PLAYED) | (s.kind == CAPTURE_REVEALED)
+    targets, _, leave = match_info(ctx, s.field, s.pending)
+    koc = s.kind == KEEP_OR_CASH
+    mask = jnp.concatenate([play, targets & choosing,
+                            jnp.stack([leave & choosing, koc, koc])])
+    assert mask.shape == (NUM_ACTIONS,)  # static: checked once, at trace time
+    return mask

@@ -1,0 +1,26 @@
+"""``formosa bench flowers --backend jax``: the JAX benchmark from the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from formosa_envs.cli import main
+
+
+def test_the_jax_benchmark_prints_its_table(capsys) -> None:
+    assert main(["bench", "flowers", "--backend", "jax", "--batch", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "flowers dec/s" in out and "compile s" in out
+    row = next(line for line in out.splitlines() if line.split()[:1] == ["4"])
+    assert float(row.split()[1].replace(",", "")) > 0
+
+
+def test_only_flowers_has_a_jax_engine(capsys) -> None:
+    assert main(["bench", "tea", "--backend", "jax"]) == 2
+    assert "only flowers has a JAX engine" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("batch", ["0", "x"])
+def test_a_bad_batch_is_one_line(batch, capsys) -> None:
+    assert main(["bench", "flowers", "--backend", "jax", "--batch", batch]) == 2
+    assert "--batch" in capsys.readouterr().err
