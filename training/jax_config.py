@@ -8,7 +8,7 @@ key, what is allowed and the file, before JAX compiles anything.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -82,12 +82,10 @@ class JaxTrainConfig:
                               f"than the samples of an update "
                               f"({self.num_envs * self.rollout_steps}){where}")
 
-    def ppo(self) -> Any:
-        """The :class:`training.jax_ppo.PPOConfig` of these settings."""
-        from .jax_ppo import PPOConfig
-        names = set(PPOConfig._fields)
-        values = {k: v for k, v in asdict(self).items() if k in names}
-        return PPOConfig(**values, hidden=(self.hidden_size,) * self.hidden_layers)
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        """The hidden layer sizes of both networks."""
+        return (self.hidden_size,) * self.hidden_layers
 
 
 def _problem(name: str, value: Any) -> str:

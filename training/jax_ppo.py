@@ -3,19 +3,15 @@
 PureJaxRL-style: the environment (:class:`formosa_envs.jax.engine.FlowersJax`), the
 learner, its opponents and the PPO update run in one compiled function. A batch of
 ``num_envs`` games is played at once; in each the learner holds one seat (drawn at every
-reset) and the other seats are played inside the env step by an **opponent**: a frozen
-snapshot of the learner (a pool of ``pool_size`` parameter sets, refreshed every
-``snapshot_every`` updates) or, with probability ``random_fraction``, a uniformly random
-legal player. The learner's environment step is therefore: its own move, then the
-opponents' moves (a ``lax.while_loop``) until its next decision or the end of the game,
-so its rollouts hold only its own decisions and its reward is its final rank return
-(``Game.returns``; a game stopped by the length guard is a draw, 0).
-
-The networks are the export format of :mod:`training.network_export`: an actor MLP
-(action logits, illegal actions masked) and a separate value MLP whose ``tanh`` is the
-predicted return, weights ``(out, in)`` applied as ``act(x @ w.T + b)``, so
-:func:`export_params` writes a file ``policy:``, ``az:`` and ``formosa tournament`` play
-in pure numpy.
+reset) and the other seats are played inside the env step by an **opponent**. The games
+are split into ``pool_size`` blocks (:mod:`training.jax_selfplay`): ``random_fraction`` of
+the blocks play against a uniformly random legal player, each other block against one
+frozen snapshot of the learner (the pool is a ring refreshed every ``snapshot_every``
+updates). The learner's environment step is therefore: its own move, then the opponents'
+moves (a ``lax.while_loop``) until its next decision or the end of the game, so its
+rollouts hold only its own decisions and its reward is its final rank return
+(``Game.returns``; a game stopped by the length guard is a draw, 0). The networks are
+those of :mod:`training.jax_nets` (the numpy export format).
 """
 
 from __future__ import annotations
@@ -29,27 +25,8 @@ import optax
 from formosa_envs.jax.engine import FlowersJax
 
 from . import jax_selfplay as play
+from .jax_config import JaxTrainConfig
 from .jax_nets import Layers, init_params, masked_logits, value_of
-
-
-class PPOConfig(NamedTuple):
-    """Hyper-parameters of :func:`make_train` (all static)."""
-
-    num_envs: int = 256
-    rollout_steps: int = 32
-    epochs: int = 4
-    minibatches: int = 4
-    learning_rate: float = 3e-4
-    gae_lambda: float = 0.95
-    clip: float = 0.2
-    value_coef: float = 0.5
-    entropy_coef: float = 0.01
-    max_grad_norm: float = 0.5
-    hidden: tuple[int, ...] = (128, 128)
-    activation: str = "relu"
-    pool_size: int = 8
-    snapshot_every: int = 10
-    random_fraction: float = 0.25
 
 
 class Carry(NamedTuple):
@@ -106,7 +83,7 @@ def gae(traj: Trajectory, last_value: jax.Array, lam: float) -> tuple[jax.Array,
     return advantages, advantages + traj.value
 
 
-def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: PPOConfig
+def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: JaxTrainConfig
              ) -> tuple[jax.Array, dict[str, jax.Array]]:
     """Clipped policy loss + value loss - entropy bonus, and its parts."""
     logits = masked_logits(params, batch.obs, batch.mask, cfg.activation)
@@ -122,7 +99,7 @@ def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: PPOConfig
     return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
 
 
-def make_train(env: FlowersJax, cfg: PPOConfig) -> tuple[Any, Any]:
+def make_train(env: FlowersJax, cfg: JaxTrainConfig) -> tuple[Any, Any]:
     """``(init, train)``: ``init(key) -> Carry`` and ``train(carry, updates)`` (jit it with
     ``updates`` static), which runs that many rollout + PPO updates in one ``lax.scan``
     and returns the new carry and per-update metrics."""

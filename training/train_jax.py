@@ -49,7 +49,7 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2))
     env = FlowersJax(num_players=config.num_players)
-    init, train = make_train(env, config.ppo())
+    init, train = make_train(env, config)
     train = jax.jit(train, static_argnums=1)
     started = time.perf_counter()
     carry = jax.jit(init)(jax.random.PRNGKey(config.seed))

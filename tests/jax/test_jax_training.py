@@ -15,9 +15,9 @@ from agents.network import Network
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.jax.engine import FlowersJax
 from training import jax_selfplay as play
-from training.jax_config import load_jax_config
+from training.jax_config import JaxTrainConfig, load_jax_config
 from training.jax_nets import init_params
-from training.jax_ppo import PPOConfig, gae, make_train
+from training.jax_ppo import gae, make_train
 from training.train import main as train_main
 
 TINY = {"num_envs": 16, "pool_size": 4, "rollout_steps": 4, "epochs": 1, "minibatches": 2,
@@ -88,4 +88,4 @@ def test_bad_settings_fail_before_compiling(overrides, message) -> None:
 
 def test_make_train_refuses_a_batch_the_pool_does_not_divide() -> None:
     with pytest.raises(ValueError, match="multiple of pool_size"):
-        make_train(FlowersJax(), PPOConfig(num_envs=10, pool_size=4))
+        make_train(FlowersJax(), JaxTrainConfig(num_envs=10, pool_size=4))
