@@ -189,8 +189,37 @@ BAD_FLAGS = [
     (["--checkpoint-every", "0"], "--checkpoint-every"), (["--n-steps", "0"], "--n-steps"),
     (["--batch-size", "1"], "--batch-size"), (["--learning-rate", "0"], "--learning-rate"),
     (["--learning-rate", "nan"], "--learning-rate"), (["--vec-env", "threads"], "--vec-env"),
-    (["--backend", "jax"], "--backend"), (["--bogus"], "--bogus"),
+    (["--backend", "tpu"], "--backend"), (["--bogus"], "--bogus"),
 ]
+
+JAX_BAD_FLAGS = [
+    (["flowers", "--updates", "0"], "--updates"), (["flowers", "--num-envs", "x"], "--num-envs"),
+    (["tea"], "argument game"), (["flowers", "--bogus"], "--bogus"),
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("argv", "flag"), JAX_BAD_FLAGS,
+                         ids=[" ".join(a) for a, _ in JAX_BAD_FLAGS])
+def test_bad_jax_backend_flags_are_one_line(capsys, argv: list[str], flag: str) -> None:
+    """``formosa train --backend jax``: bad flags fail before JAX is imported."""
+    from training.train import main
+    with pytest.raises(SystemExit) as info:
+        main([*argv, "--backend", "jax", "--quiet"])
+    assert info.value.code == 2
+    one_line_error(capsys.readouterr().err, flag)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--minutes", "-1"], "minutes must be a number from 0"),
+    (["--num-envs", "100"], "multiple of pool_size"),
+])
+def test_bad_jax_settings_are_one_line(capsys, tmp_path, argv: list[str], message: str) -> None:
+    from training.train import cli
+    assert cli(["flowers", "--backend", "jax", *argv, "--out", str(tmp_path / "r"),
+                "--quiet"]) == 2
+    one_line_error(capsys.readouterr().err, message)
 
 
 @pytest.mark.timeout(60)  # the old code trained (for ever) on most of these

@@ -170,9 +170,16 @@ def test_a_bad_init_file_fails_before_the_run_folder_is_made(tmp_path: Path,
     assert len(err) == 1 and "bad.npz" in err[0] and not out.exists()
 
 
+def test_the_jax_training_config_loads() -> None:
+    """flowers_jax.toml is the JAX backend's (its own keys; loading needs no JAX)."""
+    from training.jax_config import CONFIG_PATH, load_jax_config
+    config = load_jax_config(CONFIG_PATH)
+    assert config.num_envs % config.pool_size == 0 and config.minutes > 0
+
+
 @pytest.mark.parametrize("path", sorted(
     p for p in (Path(__file__).parent.parent / "training" / "configs").glob("*.toml")
-    if not p.stem.endswith(("_bc", "_xit"))), ids=lambda p: p.stem)
+    if not p.stem.endswith(("_bc", "_xit", "_jax"))), ids=lambda p: p.stem)
 def test_every_training_config_loads(path: Path) -> None:
     """The defaults, the recorded runs (_long) and the RLlib recipes are valid configs."""
     config = load_config(path.stem.split("_")[0], str(path))
