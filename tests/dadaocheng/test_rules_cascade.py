@@ -241,3 +241,19 @@ def test_only_the_active_player_collects() -> None:
     assert s.storehouse[space("N", 0)] == hand(g=1) and s.storehouse[space("S", 0)] == hand(g=1)
     assert G4.current_player(s) == 2 and kind(G4, s) == "purchase"
 
+
+
+def test_a_saved_swap_from_the_last_cell_is_refused() -> None:
+    """DDC-4.4: no swap starts at cell 15, so a save pending ``swap_to`` from it is corrupt
+    (and one from cell 14 is not a decision: its second cell is forced)."""
+    import json
+
+    from formosa_envs.core.errors import StateFormatError
+    s = scenario(G4, phase="planning", grid=QUIET, hands=hands())
+    act(G4, s, A.SWAP0 + 5)
+    saved = json.loads(G4.to_json(s))
+    assert saved["state"]["stack"][-1][0] == "swap_to"
+    G4.from_json(json.dumps(saved))                       # as saved: loads
+    saved["state"]["stack"][-1][-1] = [15]
+    with pytest.raises(StateFormatError, match="swap_to"):
+        G4.from_json(json.dumps(saved))
