@@ -214,11 +214,15 @@ def test_bad_jax_backend_flags_are_one_line(capsys, argv: list[str], flag: str) 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--minutes", "-1"], "minutes must be a number from 0"),
     (["--num-envs", "100"], "multiple of pool_size"),
+    (["--out", "OLD"], "already holds a run (config.json)"),
 ])
 def test_bad_jax_settings_are_one_line(capsys, tmp_path, argv: list[str], message: str) -> None:
     from training.train import cli
-    assert cli(["flowers", "--backend", "jax", *argv, "--out", str(tmp_path / "r"),
-                "--quiet"]) == 2
+    (tmp_path / "OLD").mkdir()
+    (tmp_path / "OLD" / "config.json").write_text("{}")
+    argv = [str(tmp_path / a) if a == "OLD" else a for a in argv]
+    out = [] if "--out" in argv else ["--out", str(tmp_path / "r")]
+    assert cli(["flowers", "--backend", "jax", *argv, *out, "--quiet"]) == 2
     one_line_error(capsys.readouterr().err, message)
 
 

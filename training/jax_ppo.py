@@ -1,6 +1,6 @@
 """Jitted self-play PPO for Formosa Flowers on the JAX engine (``[jax]`` extra).
 
-PureJaxRL-style: the environment (:class:`formosa_envs.jax.engine.FlowersJax`), the
+PureJaxRL-style: the environment (:class:`formosa_envs.jax.vec_env.FlowersVecEnv`), the
 learner, its opponents and the PPO update run in one compiled function. A batch of
 ``num_envs`` games is played at once; in each the learner holds one seat (drawn at every
 reset) and the other seats are played inside the env step by an **opponent**. The games
@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from formosa_envs.jax.engine import FlowersJax
+from formosa_envs.jax.vec_env import FlowersVecEnv
 
 from . import jax_selfplay as play
 from .jax_config import JaxTrainConfig
@@ -99,23 +99,25 @@ def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: JaxTrainConfig
     return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
 
 
-def make_train(env: FlowersJax, cfg: JaxTrainConfig) -> tuple[Any, Any]:
-    """``(init, train)``: ``init(key) -> Carry`` and ``train(carry, updates)`` (jit it with
-    ``updates`` static), which runs that many rollout + PPO updates in one ``lax.scan``
-    and returns the new carry and per-update metrics."""
+def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
+    """``(init, train)`` for the games of ``vec`` (``cfg.num_envs`` of them):
+    ``init(key) -> Carry`` and ``train(carry, updates)`` (jit it with ``updates`` static),
+    which runs that many rollout + PPO updates in one ``lax.scan`` and returns the new
+    carry and per-update metrics."""
     optimizer = optax.chain(optax.clip_by_global_norm(cfg.max_grad_norm),
                             optax.adam(cfg.learning_rate, eps=1e-5))
     act, n = cfg.activation, cfg.num_envs
 
-    if n % cfg.pool_size:
-        raise ValueError(f"num_envs ({n}) must be a multiple of pool_size ({cfg.pool_size})")
+    if n % cfg.pool_size or vec.num_envs != n:
+        raise ValueError(f"num_envs ({n}) must be a multiple of pool_size ({cfg.pool_size}) "
+                         f"and the vector env's size ({vec.num_envs})")
     randoms = play.random_lanes(n, cfg.pool_size, cfg.random_fraction)
 
     def init(key: jax.Array) -> Carry:
         k_params, k_games, k_next = jax.random.split(key, 3)
-        params = init_params(k_params, env.observation_size, env.num_actions, cfg.hidden)
+        params = init_params(k_params, vec.observation_size, vec.num_actions, cfg.hidden)
         pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * cfg.pool_size), params)
-        games, seats = play.new_games(env, pool, randoms, k_games, act)
+        games, seats = play.new_games(vec, pool, randoms, k_games, act)
         return Carry(params, optimizer.init(params), pool, jnp.int32(1), games, seats,
                      k_next, jnp.int32(0))
 
@@ -129,7 +131,7 @@ def make_train(env: FlowersJax, cfg: JaxTrainConfig) -> tuple[Any, Any]:
             logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], 1)[:, 0]
             value = value_of(carry.params, obs, act)
             games, seats, reward, done = play.learner_step(
-                env, carry.pool, randoms, games, seats, action, k_env, act)
+                vec, carry.pool, randoms, games, seats, action, k_env, act)
             record = Trajectory(obs, mask, action, logp, value, reward,
                                 done.astype(jnp.float32), randoms)
             return (games, seats, key), record

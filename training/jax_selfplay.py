@@ -6,9 +6,10 @@ uniformly random legal player, the others against snapshot ``k`` of the learner'
 A fixed lane-to-opponent map lets every snapshot run once per move on its own block (a
 ``vmap`` over the pool) instead of gathering a parameter set for every game.
 
-One learner step: the learner's action in every lane, the opponents' moves until the
-learner decides again or the game ends, then the finished games are replaced by new ones
-(a new learner seat) played up to the learner's first decision.
+One learner step: the learner's action in every lane, then the opponents' moves until the
+learner decides again. The games run in :class:`~formosa_envs.jax.vec_env.FlowersVecEnv`,
+whose auto-reset restarts a finished game in the same step (deals computed only where
+needed); the lane then gets a new learner seat and play goes on to its first decision.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from formosa_envs.jax.engine import FlowersJax
+from formosa_envs.jax.vec_env import FlowersVecEnv
 
 from .jax_nets import NEG, Layers, masked_logits
 
@@ -43,69 +44,64 @@ def opponent_actions(pool: dict[str, Layers], states: Any, randoms: jax.Array,
     return jax.random.categorical(key, logits)
 
 
-def finished(states: Any) -> jax.Array:
-    """Ended by the rules or stopped by the length guard."""
-    return states.terminated | states.truncated
-
-
 def _select(which: jax.Array, a: Any, b: Any) -> Any:
     """Lane-wise ``a if which else b`` over two batches of states."""
     return jax.tree_util.tree_map(
         lambda x, y: jnp.where(which.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
 
 
-def play_opponents(env: FlowersJax, pool: dict[str, Layers], randoms: jax.Array,
+def _new_seats(vec: FlowersVecEnv, key: jax.Array) -> jax.Array:
+    return jax.random.randint(key, (vec.num_envs,), 0, vec.num_players)
+
+
+def play_opponents(vec: FlowersVecEnv, pool: dict[str, Layers], randoms: jax.Array,
                    states: Any, seats: jax.Array, key: jax.Array, activation: str
-                   ) -> tuple[Any, jax.Array]:
-    """Opponents move in every lane until its learner decides or its game is over;
-    returns the states and each learner's reward collected meanwhile."""
-    lanes = jnp.arange(seats.shape[0])
-    step = jax.vmap(env.step)
+                   ) -> tuple[Any, jax.Array, jax.Array, jax.Array]:
+    """Opponents move in every lane until its learner decides. A game that ends meanwhile
+    restarts at once (the vector env's auto-reset) with a new learner seat, and play goes on
+    to the learner's first decision there. Returns ``(states, seats, reward, done)``: the
+    learner's reward from the games that ended, and which lanes ended one."""
+    lanes = jnp.arange(vec.num_envs)
+    zeros = jnp.zeros(vec.num_envs, jnp.float32)
 
-    def waiting(s: Any) -> jax.Array:
-        return ~finished(s) & (s.current_player != seats)
+    def waiting(carry: tuple) -> jax.Array:
+        return (carry[0].current_player != carry[1]).any()
 
-    def move(carry: tuple[Any, jax.Array, jax.Array]) -> tuple[Any, jax.Array, jax.Array]:
-        s, k, reward = carry
-        k, k_act, k_env = jax.random.split(k, 3)
-        actions = opponent_actions(pool, s, randoms, k_act, activation)
-        moved = step(s, actions, jax.random.split(k_env, seats.shape[0]))
-        live = waiting(s)
-        reward = reward + jnp.where(live, moved.rewards[lanes, seats], 0.0)
-        return _select(live, moved, s), k, reward
+    def move(carry: tuple) -> tuple:
+        s, seat, k, reward, done = carry
+        k, k_act, k_env, k_seat = jax.random.split(k, 4)
+        live = s.current_player != seat
+        out = vec._step(s, opponent_actions(pool, s, randoms, k_act, activation), k_env)
+        ended = out.done & live
+        reward = reward + jnp.where(live, out.rewards[lanes, seat], 0.0)
+        seat = jnp.where(ended, _new_seats(vec, k_seat), seat)
+        return _select(live, out.state, s), seat, k, reward, done | ended
 
-    start = (states, key, jnp.zeros(seats.shape[0], jnp.float32))
-    states, _, reward = jax.lax.while_loop(lambda c: waiting(c[0]).any(), move, start)
-    return states, reward
+    start = (states, seats, key, zeros, jnp.zeros(vec.num_envs, bool))
+    states, seats, _, reward, done = jax.lax.while_loop(waiting, move, start)
+    return states, seats, reward, done
 
 
-def new_games(env: FlowersJax, pool: dict[str, Layers], randoms: jax.Array, key: jax.Array,
-              activation: str) -> tuple[Any, jax.Array]:
+def new_games(vec: FlowersVecEnv, pool: dict[str, Layers], randoms: jax.Array,
+              key: jax.Array, activation: str) -> tuple[Any, jax.Array]:
     """A new game in every lane, played up to the learner's first decision, and the
     learner's seat in it."""
     k_init, k_seat, k_play = jax.random.split(key, 3)
-    n = randoms.shape[0]
-    seats = jax.random.randint(k_seat, (n,), 0, env.num_players)
-    states = jax.vmap(env.init)(jax.random.split(k_init, n))
-    states, _ = play_opponents(env, pool, randoms, states, seats, k_play, activation)
+    seats = _new_seats(vec, k_seat)
+    states, seats, _, _ = play_opponents(vec, pool, randoms, vec._reset(k_init).state, seats,
+                                         k_play, activation)
     return states, seats
 
 
-def learner_step(env: FlowersJax, pool: dict[str, Layers], randoms: jax.Array, states: Any,
-                 seats: jax.Array, actions: jax.Array, key: jax.Array, activation: str
-                 ) -> tuple[Any, jax.Array, jax.Array, jax.Array]:
-    """Apply the learners' ``actions`` and play on: ``(states, seats, reward, done)``,
-    new games already in place of the finished ones (one opponents' loop serves both the
-    games going on and the new ones)."""
-    n = seats.shape[0]
-    lanes = jnp.arange(n)
-    k_env, k_play, k_init, k_seat, k_new = jax.random.split(key, 5)
-    after = jax.vmap(env.step)(states, actions, jax.random.split(k_env, n))
-    reward = after.rewards[lanes, seats]
-    after, more = play_opponents(env, pool, randoms, after, seats, k_play, activation)
-    done = finished(after)
-    fresh = jax.vmap(env.init)(jax.random.split(k_init, n))
-    seats = jnp.where(done, jax.random.randint(k_seat, (n,), 0, env.num_players), seats)
-    states, _ = play_opponents(env, pool, randoms, _select(done, fresh, after), seats, k_new,
-                               activation)
-    return states, seats, reward + more, done
+def learner_step(vec: FlowersVecEnv, pool: dict[str, Layers], randoms: jax.Array,
+                 states: Any, seats: jax.Array, actions: jax.Array, key: jax.Array,
+                 activation: str) -> tuple[Any, jax.Array, jax.Array, jax.Array]:
+    """Apply the learners' ``actions`` and play on: ``(states, seats, reward, done)``, new
+    games (auto-reset, new seats) already in place of the finished ones."""
+    k_env, k_seat, k_play = jax.random.split(key, 3)
+    out = vec._step(states, actions, k_env)
+    reward = out.rewards[jnp.arange(vec.num_envs), seats]
+    seats = jnp.where(out.done, _new_seats(vec, k_seat), seats)
+    states, seats, more, ended = play_opponents(vec, pool, randoms, out.state, seats, k_play,
+                                                activation)
+    return states, seats, reward + more, out.done | ended

@@ -12,7 +12,8 @@ the learner's win rate overall and against the random player, learner steps, wal
 seconds), ``network.npz`` (actor + value head: ``policy:`` / ``az:`` specs play it),
 ``networks/update-NNNNNN.npz`` every ``export_every`` updates (for learning curves) and
 ``summary.json`` (compile seconds, learner steps per second, the evaluation with Wilson
-95% intervals). Needs the ``[jax]`` extra (and ``[train]`` for the evaluation's agents).
+95% intervals). The folder must not hold an earlier run (JAX runs do not resume). Needs
+the ``[jax]`` extra (and ``[train]`` for the evaluation's agents).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
     """Train, export and evaluate; returns the summary (also written to the run folder)."""
     import jax
 
-    from formosa_envs.jax.engine import FlowersJax
+    from formosa_envs.jax.vec_env import FlowersVecEnv
 
     from .jax_nets import export_params
     from .jax_ppo import make_train
@@ -48,8 +49,8 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2))
-    env = FlowersJax(num_players=config.num_players)
-    init, train = make_train(env, config)
+    vec = FlowersVecEnv(config.num_envs, num_players=config.num_players)
+    init, train = make_train(vec, config)
     train = jax.jit(train, static_argnums=1)
     started = time.perf_counter()
     carry = jax.jit(init)(jax.random.PRNGKey(config.seed))
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {FIELD.get(flag, flag.replace("-", "_")): getattr(args, flag.replace("-", "_"))
                  for flag in FLAGS}
     config = load_jax_config(args.config, **overrides)
-    check_output_folder(args.out, "--out")
+    _check_fresh_folder(check_output_folder(args.out, "--out"))
     _require_jax()
     summary = run(config, args.out, show_progress=not args.quiet)
     print(f"{summary['updates']} updates, {summary['learner_steps']:,} learner steps in "
@@ -166,6 +167,18 @@ def main(argv: list[str] | None = None) -> int:
               f"{share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
     print(f"run directory: {args.out}")
     return 0
+
+
+RUN_FILES = ("config.json", "metrics.csv", "network.npz", "summary.json", "networks")
+
+
+def _check_fresh_folder(out: Path) -> None:
+    """Refuse a folder holding an earlier run: its snapshots and metrics would mix with the
+    new run's (JAX runs do not resume)."""
+    found = [name for name in RUN_FILES if (out / name).exists()]
+    if found:
+        raise ConfigError(f"--out {out}: the folder already holds a run ({', '.join(found)}); "
+                          "choose another --out (JAX runs do not resume)")
 
 
 def _require_jax() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from agents.network import Network
 from formosa_envs.core.errors import ConfigError
-from formosa_envs.jax.engine import FlowersJax
+from formosa_envs.jax.vec_env import FlowersVecEnv
 from training import jax_selfplay as play
 from training.jax_config import JaxTrainConfig, load_jax_config
 from training.jax_nets import init_params
@@ -45,13 +45,13 @@ def test_a_tiny_run_exports_a_network_that_plays(tmp_path) -> None:
 
 def test_learner_steps_always_leave_the_learner_to_move() -> None:
     """After every learner step each game waits for the learner's seat (or is new)."""
-    env = FlowersJax(num_players=3)
-    params = init_params(jax.random.PRNGKey(0), env.observation_size, env.num_actions, (8,))
+    vec = FlowersVecEnv(8, num_players=3)
+    params = init_params(jax.random.PRNGKey(0), vec.observation_size, vec.num_actions, (8,))
     pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * 2), params)
     randoms = play.random_lanes(8, 2, 0.5)
     assert randoms.tolist() == [True] * 4 + [False] * 4
-    games, seats = play.new_games(env, pool, randoms, jax.random.PRNGKey(1), "relu")
-    step = jax.jit(lambda g, s, a, k: play.learner_step(env, pool, randoms, g, s, a, k, "relu"))
+    games, seats = play.new_games(vec, pool, randoms, jax.random.PRNGKey(1), "relu")
+    step = jax.jit(lambda g, s, a, k: play.learner_step(vec, pool, randoms, g, s, a, k, "relu"))
     finished = 0
     for i in range(60):
         assert np.array_equal(np.asarray(games.current_player), np.asarray(seats))
@@ -88,4 +88,4 @@ def test_bad_settings_fail_before_compiling(overrides, message) -> None:
 
 def test_make_train_refuses_a_batch_the_pool_does_not_divide() -> None:
     with pytest.raises(ValueError, match="multiple of pool_size"):
-        make_train(FlowersJax(), JaxTrainConfig(num_envs=10, pool_size=4))
+        make_train(FlowersVecEnv(10), JaxTrainConfig(num_envs=10, pool_size=4))
