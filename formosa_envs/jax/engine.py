@@ -28,6 +28,7 @@ from formosa_envs.games.flowers.config import FlowersConfig
 from formosa_envs.games.flowers.game import MAX_DECISIONS
 
 from . import rules
+from .deal import deal
 from .observe import legal_mask, observe
 from .score_tables import build_score_tables
 from .scoring import make_scorer
@@ -70,7 +71,7 @@ class FlowersJax:
         """A new game, its first round dealt from ``key``; seat 0 to play."""
         s = blank_state(self.num_players, self.max_draws, self.observation_size,
                         self.num_actions)
-        s, order = rules.deal(self.ctx, s, jnp.ones((), bool), key)
+        s, order = deal(self.ctx, s, jnp.ones((), bool), key)
         drawn = s.drawn.at[:order.shape[0]].set(order)
         s = s._replace(drawn=drawn, num_drawn=jnp.int32(order.shape[0]))
         return self._finish(s, jnp.zeros(self.num_players, jnp.float32))
@@ -98,10 +99,9 @@ class FlowersJax:
               ) -> tuple[State, jnp.ndarray, jnp.ndarray]:
         action = jnp.asarray(action, jnp.int32)
         ok = self.accepts(state, action)
-        k_reveal, k_deal = jax.random.split(key)
         s, revealed, dealt, over, scores = rules.before_deal(
-            self.ctx, state, action, ok, k_reveal, autoreset, self.max_game_length)
-        s, order = rules.deal(self.ctx, s, dealt, k_deal)
+            self.ctx, state, action, ok, autoreset, self.max_game_length)
+        s, order = deal(self.ctx, s, dealt, key)
         return self.after_deal(state, ok, s, revealed, dealt, order, over, scores)
 
     def after_deal(self, state: State, ok: jnp.ndarray, s: State, revealed: jnp.ndarray,

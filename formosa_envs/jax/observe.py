@@ -12,8 +12,10 @@ import jax.numpy as jnp
 
 from formosa_envs.games.flowers.actions import NUM_ACTIONS
 from formosa_envs.games.flowers.config import MAX_PLAYERS
+from formosa_envs.games.flowers.state import NUM_CARDS
 
-from .rules import CARD_IDS, Ctx, match_info
+from . import bits
+from .rules import NONE, Ctx, match_info, seat_cards
 from .state import CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH, OVER, PLAY, State
 from .tables import ROUND_ROWS, SCORE_ROWS, VP_ROWS, ObsTables
 
@@ -31,7 +33,7 @@ def _seat_rows(ot: ObsTables, s: State, order: jnp.ndarray) -> jnp.ndarray:
                        s.cashed[order]], axis=1).astype(jnp.float32)
     vp = ot.set_vp[jnp.clip(s.pile_vp[order], 0, VP_ROWS - 1)]
     score = ot.score[jnp.clip(s.scores[order], 0, SCORE_ROWS - 1)]
-    hand = ot.hand[jnp.clip(s.hands[order].sum(axis=1), 0, ot.hand.shape[0] - 1)]
+    hand = ot.hand[jnp.clip(bits.count(s.hands[order]), 0, ot.hand.shape[0] - 1)]
     return jnp.concatenate([flags, ot.tokens[s.tokens[order]][:, None], vp, score,
                             hand[:, None]], axis=1)
 
@@ -40,26 +42,27 @@ def observe(ctx: Ctx, ot: ObsTables, s: State, viewer: jnp.ndarray) -> jnp.ndarr
     """The observation vector of seat ``viewer`` (float32[442])."""
     n = ctx.num_players
     order = (viewer + jnp.arange(n)) % n
-    own = jnp.any(s.hands & (jnp.arange(n) == viewer)[:, None], axis=0)
-    piles = _pad_rows(s.piles[order].astype(jnp.float32))
-    pending = s.pending == CARD_IDS
+    own = seat_cards(ctx, s.hands, viewer)
+    pending = bits.card_bits(s.pending)
+    # own hand, field, piles from the viewer round (padded to 4 seats), pending card
+    sets = jnp.concatenate([own[None], s.field[None], _pad_rows(s.piles[order]),
+                            pending[None]])
+    cards = bits.unpack(sets).astype(jnp.float32).ravel()
     decision = (jnp.arange(4) == s.kind) & (s.kind != OVER) & (s.turn == viewer)
-    glob = jnp.stack([ot.deck[s.deck.sum()], ot.supply[s.supply],
+    glob = jnp.stack([ot.deck[NUM_CARDS - s.deck_next], ot.supply[s.supply],
                       ot.round[jnp.clip(s.round, 0, ROUND_ROWS - 1)], ot.threshold])
-    parts = [own.astype(jnp.float32), s.field.astype(jnp.float32), piles.ravel(),
-             pending.astype(jnp.float32), decision.astype(jnp.float32),
+    parts = [cards, decision.astype(jnp.float32),
              _pad_rows(_seat_rows(ot, s, order)).ravel(), glob, ot.tail]
     return jnp.concatenate(parts)
 
 
 def legal_mask(ctx: Ctx, s: State) -> jnp.ndarray:
     """bool[111]: the legal actions of the pending decision (none once the game is over)."""
-    me = jnp.arange(ctx.num_players) == s.turn
-    play = jnp.any(s.hands & me[:, None], axis=0) & (s.kind == PLAY)
+    play = jnp.where(s.kind == PLAY, seat_cards(ctx, s.hands, s.turn), NONE)
     choosing = (s.kind == CAPTURE_PLAYED) | (s.kind == CAPTURE_REVEALED)
     targets, _, leave = match_info(ctx, s.field, s.pending)
+    cards = bits.unpack(jnp.stack([play, jnp.where(choosing, targets, NONE)])).ravel()
     koc = s.kind == KEEP_OR_CASH
-    mask = jnp.concatenate([play, targets & choosing,
-                            jnp.stack([leave & choosing, koc, koc])])
+    mask = jnp.concatenate([cards, jnp.stack([leave & choosing, koc, koc])])
     assert mask.shape == (NUM_ACTIONS,)  # static: checked once, at trace time
     return mask

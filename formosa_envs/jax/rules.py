@@ -4,26 +4,26 @@ One player decision runs the turn forward as a fixed pipeline, each stage gated 
 boolean instead of Python control flow: apply the decision, finish the matching of the
 played card, reveal and match (F-3.3), score (F-4.1), keep or cash (F-4.2/4.3), end the
 turn (F-5) and, at the end of a round, finish the game (F-6.1) or deal the next round
-(F-2). The pipeline stops at the next player decision, exactly where the Python engine's
-``resolve_chance`` stops, so every chance draw happens inside :func:`advance`.
+(F-2, :mod:`.deal`). The pipeline stops at the next player decision, exactly where the
+Python engine's ``resolve_chance`` stops. Card sets are packed words (:mod:`.bits`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import jax
 import jax.numpy as jnp
 
 from formosa_envs.games.flowers.actions import CAPTURE0, CASH, KEEP, LEAVE, MULTIPLIER
 from formosa_envs.games.flowers.state import MAX_TOKENS_PER_PLAYER, NUM_CARDS, TOKEN_SUPPLY
 
+from . import bits
 from .scoring import Scorer, score_pile
 from .state import CAPTURE_PLAYED, CAPTURE_REVEALED, KEEP_OR_CASH, OVER, PLAY, State
 from .tables import CardTables
 
-CARD_IDS = jnp.arange(NUM_CARDS)
-UPPER = jnp.triu(jnp.ones((NUM_CARDS, NUM_CARDS), jnp.float32))
+NONE = jnp.uint32(0)
+"""The empty card set's word."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,13 +46,14 @@ def seat_mask(ctx: Ctx, seat: jnp.ndarray) -> jnp.ndarray:
 
 def match_info(ctx: Ctx, field: jnp.ndarray, card: jnp.ndarray
                ) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray]:
-    """Field cards matching ``card``, their number, and whether a wild may stay (F-3.5)."""
+    """Field cards matching ``card`` (a card set), their number, and whether a wild may
+    stay (F-3.5: one of its months has no card on the field)."""
     t = ctx.cards
     card = jnp.clip(card, 0, NUM_CARDS - 1)
     targets = field & t.match[card]
-    on_field = field.astype(jnp.float32) @ t.months > 0  # a dot is the fastest "any" on CPU
-    leave = t.wild[card] & (~on_field[t.month_a[card]] | ~on_field[t.month_b[card]])
-    return targets, targets.sum(), leave
+    leave = t.wild[card] & (~bits.nonempty(field & t.month_a[card])
+                            | ~bits.nonempty(field & t.month_b[card]))
+    return targets, bits.count(targets), leave
 
 
 def auto_target(ctx: Ctx, field: jnp.ndarray, card: jnp.ndarray
@@ -60,7 +61,7 @@ def auto_target(ctx: Ctx, field: jnp.ndarray, card: jnp.ndarray
     """``(ask, target)``: a real choice, else the forced capture (-1: leave) (F-3.2)."""
     targets, count, leave = match_info(ctx, field, card)
     ask = (count >= 2) | ((count == 1) & leave)
-    return ask, jnp.where(count == 1, jnp.argmax(targets), -1)
+    return ask, jnp.where(count == 1, bits.lowest(targets), -1)
 
 
 def apply_match(ctx: Ctx, s: State, card: jnp.ndarray, target: jnp.ndarray,
@@ -68,20 +69,18 @@ def apply_match(ctx: Ctx, s: State, card: jnp.ndarray, target: jnp.ndarray,
     """When ``do``: capture ``target`` with ``card`` into the active pile, or (target -1)
     leave ``card`` on the field."""
     take = do & (target >= 0)
-    card_bit = (card == CARD_IDS) & do
-    target_bit = (target == CARD_IDS) & take
-    field = (s.field | (card_bit & ~take)) & ~target_bit
-    gained = (card_bit & take) | target_bit
-    piles = s.piles | (seat_mask(ctx, s.turn)[:, None] & gained[None, :])
+    card_set = jnp.where(do, bits.card_bits(card), NONE)
+    target_set = jnp.where(take, bits.card_bits(target), NONE)
+    field = (s.field | jnp.where(take, NONE, card_set)) & ~target_set
+    gained = jnp.where(take, card_set | target_set, NONE)
+    piles = jnp.where(seat_mask(ctx, s.turn)[:, None], s.piles | gained, s.piles)
     return s._replace(field=field, piles=piles, captured=s.captured | take,
                       pending=jnp.where(do, -1, s.pending))
 
 
-def draw_card(key: jax.Array, deck: jnp.ndarray) -> jnp.ndarray:
-    """A card drawn uniformly from the deck (the lowest-id card of a uniform rank)."""
-    rank = jax.random.randint(key, (), 0, jnp.maximum(deck.sum(), 1))
-    running = deck.astype(jnp.float32) @ UPPER  # cumulative count (exact small integers)
-    return jnp.argmax(deck & (running == rank + 1)).astype(jnp.int32)
+def seat_cards(ctx: Ctx, sets: jnp.ndarray, seat: jnp.ndarray) -> jnp.ndarray:
+    """The card set of ``seat`` in ``sets`` (uint32[n, 2], one set per seat)."""
+    return jnp.where(seat_mask(ctx, seat)[:, None], sets, NONE).sum(axis=0, dtype=jnp.uint32)
 
 
 def play_and_match(ctx: Ctx, s: State, kind: jnp.ndarray, action: jnp.ndarray
@@ -89,8 +88,8 @@ def play_and_match(ctx: Ctx, s: State, kind: jnp.ndarray, action: jnp.ndarray
     """F-3.1/F-3.2: a play or a capture choice for the played card (``kind``: the decision
     answered); returns ``(s, go on)``."""
     is_play, is_choice = kind == PLAY, kind == CAPTURE_PLAYED
-    played = (action == CARD_IDS) & is_play
-    hands = s.hands & ~(seat_mask(ctx, s.turn)[:, None] & played[None, :])
+    played = jnp.where(is_play & seat_mask(ctx, s.turn)[:, None], bits.card_bits(action), NONE)
+    hands = s.hands & ~played
     card = jnp.where(is_play, action, s.pending)
     ask, forced = auto_target(ctx, s.field, card)
     ask = ask & is_play
@@ -107,15 +106,16 @@ def choice_target(action: jnp.ndarray) -> jnp.ndarray:
 
 
 def reveal_and_match(ctx: Ctx, s: State, kind: jnp.ndarray, action: jnp.ndarray,
-                     go: jnp.ndarray, key: jax.Array
-                     ) -> tuple[State, jnp.ndarray, jnp.ndarray]:
-    """F-3.3/F-3.4: reveal (when ``go``) or a capture choice for the revealed card.
+                     go: jnp.ndarray) -> tuple[State, jnp.ndarray, jnp.ndarray]:
+    """F-3.3/F-3.4: reveal (when ``go``) or a capture choice for the revealed card. The
+    deck is the undealt tail of the round's shuffle, so its next card is a uniform draw
+    from the cards left.
 
     Returns ``(s, go on to scoring, revealed card or -1)``."""
     is_choice = kind == CAPTURE_REVEALED
-    reveal = go & s.deck.any()
-    drawn = draw_card(key, s.deck)
-    s = s._replace(deck=s.deck & ~((drawn == CARD_IDS) & reveal))
+    reveal = go & (s.deck_next < NUM_CARDS)
+    drawn = s.deck_order[jnp.minimum(s.deck_next, NUM_CARDS - 1)]
+    s = s._replace(deck_next=s.deck_next + reveal)
     card = jnp.where(is_choice, s.pending, drawn)
     ask, forced = auto_target(ctx, s.field, card)
     ask = ask & reveal
@@ -129,7 +129,7 @@ def reveal_and_match(ctx: Ctx, s: State, kind: jnp.ndarray, action: jnp.ndarray,
 def score_turn(ctx: Ctx, s: State, go: jnp.ndarray) -> tuple[State, jnp.ndarray]:
     """F-4.1: rescore a pile that grew; offer Keep/Cash on a new set at the threshold."""
     me = seat_mask(ctx, s.turn)
-    vp, sets = score_pile(ctx.scorer, jnp.any(s.piles & me[:, None], axis=0))
+    vp, sets = score_pile(ctx.scorer, seat_cards(ctx, s.piles, s.turn))
     do = go & s.captured
     before = jnp.sum(jnp.where(me, s.pile_sets, 0))
     offer = do & ((sets & ~before) != 0) & (vp >= ctx.threshold)
@@ -160,7 +160,7 @@ def end_turn(ctx: Ctx, s: State, go: jnp.ndarray) -> tuple[State, jnp.ndarray]:
     """F-5.1/F-5.2: pass the turn to the next active seat, or end the round."""
     n = ctx.num_players
     active = ~s.cashed
-    left = jnp.any(jnp.any(s.hands, axis=1) & active)
+    left = jnp.any(bits.nonempty(s.hands) & active)
     round_over = go & ((active.sum() <= 1) | ~left)
     order = (s.turn + 1 + jnp.arange(n)) % n
     nxt = order[jnp.argmax(active[order])]
@@ -169,64 +169,6 @@ def end_turn(ctx: Ctx, s: State, go: jnp.ndarray) -> tuple[State, jnp.ndarray]:
                    kind=jnp.where(passing, PLAY, s.kind),
                    captured=s.captured & ~passing)
     return s, round_over
-
-
-def shuffle(key: jax.Array) -> jnp.ndarray:
-    """A uniformly random order of the 54 cards (int32[54]).
-
-    Sorting random words tagged with the card id in their low bits is much faster than
-    ``jax.random.permutation`` on CPU; a draw whose random parts tie is drawn again, so
-    the order is exactly uniform."""
-    ids = jnp.arange(NUM_CARDS, dtype=jnp.uint32)
-
-    def draw(k: jax.Array) -> tuple[jnp.ndarray, jnp.ndarray]:
-        bits = jax.random.bits(k, (NUM_CARDS,), jnp.uint32)
-        tagged = jnp.sort((bits & ~jnp.uint32(63)) | ids)
-        tie = jnp.any((tagged[1:] >> 6) == (tagged[:-1] >> 6))
-        return (tagged & 63).astype(jnp.int32), tie
-
-    def again(carry: tuple) -> tuple:
-        k, _, _ = carry
-        k, sub = jax.random.split(k)
-        return (k, *draw(sub))
-
-    key, sub = jax.random.split(key)
-    return jax.lax.while_loop(lambda c: c[2], again, (key, *draw(sub)))[1]
-
-
-def dealt_cards(ctx: Ctx, round_start: jnp.ndarray, key: jax.Array
-                ) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray, jnp.ndarray]:
-    """F-2.1: a fresh deal from all 54 cards: ``(hands, field, deck, draw order)``.
-
-    Card ``order[k]`` goes to hand ``(round_start + k) % n`` while the hands fill, then
-    to the field, as the Python engine deals its ``k``-th draw."""
-    n, in_hands = ctx.num_players, ctx.hand_size * ctx.num_players
-    order = shuffle(key)[:ctx.deal_total]
-    dealt = (order[:, None] == CARD_IDS[None, :]).astype(jnp.float32)
-    owner = (round_start + jnp.arange(in_hands)) % n
-    to_seat = (owner[None, :] == jnp.arange(n)[:, None]).astype(jnp.float32)
-    hands = (to_seat @ dealt[:in_hands]) > 0
-    field = dealt[in_hands:].sum(axis=0) > 0
-    deck = dealt.sum(axis=0) == 0
-    return hands, field, deck, order
-
-
-def apply_deal(s: State, do: jnp.ndarray, hands: jnp.ndarray, field: jnp.ndarray,
-               deck: jnp.ndarray) -> State:
-    """When ``do``: lay out a deal and give the start player the first turn."""
-    def sel(new: jnp.ndarray, old: jnp.ndarray) -> jnp.ndarray:
-        return jnp.where(do, new, old)
-
-    return s._replace(hands=sel(hands, s.hands), field=sel(field, s.field),
-                      deck=sel(deck, s.deck), turn=sel(s.round_start, s.turn),
-                      kind=sel(PLAY, s.kind), captured=s.captured & ~do,
-                      pending=sel(-1, s.pending))
-
-
-def deal(ctx: Ctx, s: State, do: jnp.ndarray, key: jax.Array) -> tuple[State, jnp.ndarray]:
-    """When ``do``, deal a new round (:func:`dealt_cards`); returns the draw order."""
-    hands, field, deck, order = dealt_cards(ctx, s.round_start, key)
-    return apply_deal(s, do, hands, field, deck), order
 
 
 def end_round(ctx: Ctx, s: State, go: jnp.ndarray) -> tuple[State, jnp.ndarray, jnp.ndarray]:
@@ -238,7 +180,7 @@ def end_round(ctx: Ctx, s: State, go: jnp.ndarray) -> tuple[State, jnp.ndarray, 
     s = s._replace(
         kind=jnp.where(over, OVER, s.kind),
         supply=jnp.where(fresh, s.supply + s.tokens.sum(), s.supply),
-        tokens=jnp.where(fresh, 0, s.tokens), piles=s.piles & ~fresh,
+        tokens=jnp.where(fresh, 0, s.tokens), piles=jnp.where(fresh, NONE, s.piles),
         pile_vp=jnp.where(fresh, 0, s.pile_vp), pile_sets=jnp.where(fresh, 0, s.pile_sets),
         cashed=s.cashed & ~fresh, round=s.round + fresh,
         round_start=jnp.where(fresh, (s.round_start + 1) % n, s.round_start))
@@ -252,12 +194,13 @@ def restart(s: State, do: jnp.ndarray) -> State:
 
     return s._replace(
         scores=sel(0, s.scores), tokens=sel(0, s.tokens), supply=sel(TOKEN_SUPPLY, s.supply),
-        piles=s.piles & ~do, pile_vp=sel(0, s.pile_vp), pile_sets=sel(0, s.pile_sets),
+        piles=jnp.where(do, NONE, s.piles), pile_vp=sel(0, s.pile_vp),
+        pile_sets=sel(0, s.pile_sets),
         cashed=s.cashed & ~do, round=sel(1, s.round), round_start=sel(0, s.round_start),
         decisions=sel(0, s.decisions))
 
 
-def before_deal(ctx: Ctx, s: State, action: jnp.ndarray, ok: jnp.ndarray, key: jax.Array,
+def before_deal(ctx: Ctx, s: State, action: jnp.ndarray, ok: jnp.ndarray,
                 autoreset: bool, max_decisions: int
                 ) -> tuple[State, jnp.ndarray, jnp.ndarray, jnp.ndarray, jnp.ndarray]:
     """Apply one player decision (only when ``ok``: legal) and run the game up to the next
@@ -269,7 +212,7 @@ def before_deal(ctx: Ctx, s: State, action: jnp.ndarray, ok: jnp.ndarray, key: j
     scores before any restart)``."""
     kind = jnp.where(ok, s.kind, -1)  # -1 matches no stage
     s, go = play_and_match(ctx, s, kind, action)
-    s, go, revealed = reveal_and_match(ctx, s, kind, action, go, key)
+    s, go, revealed = reveal_and_match(ctx, s, kind, action, go)
     s, go = score_turn(ctx, s, go)
     s, decided = keep_or_cash(ctx, s, kind, action)
     s, round_over = end_turn(ctx, s, go | decided)

@@ -11,34 +11,41 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import jax.numpy as jnp
+import numpy as np
 
+from .bits import count, pack
 from .score_tables import SHIFT, ScoreTables
 
 
 class Scorer(NamedTuple):
-    """The scoring tables as JAX arrays (fields as in :class:`ScoreTables`)."""
+    """The scoring tables as JAX arrays, card sets packed (:mod:`.bits`)."""
 
-    card_row: jnp.ndarray
-    card_class: jnp.ndarray
+    class_cards: jnp.ndarray  # uint32[K, 2]: the cards of each code class
+    class_row: jnp.ndarray    # int32[K]: a class card's weight in the plain-table row
     plain: jnp.ndarray
     opt_uses: jnp.ndarray
     opt_shift: jnp.ndarray
     opt_const: jnp.ndarray
     opt_month: jnp.ndarray
-    month_cards: jnp.ndarray
+    month_cards: jnp.ndarray  # uint32[2]: the four cards of the current month (or none)
 
 
 def make_scorer(tables: ScoreTables) -> Scorer:
-    """The JAX form of numpy scoring tables."""
-    return Scorer(*(jnp.asarray(getattr(tables, f)) for f in Scorer._fields))
+    """The JAX form of numpy scoring tables (a class's cards share one row weight)."""
+    in_class = tables.card_class.T.astype(bool)  # [K, 54]
+    class_row = np.array([tables.card_row[row].max() for row in in_class], dtype=np.int32)
+    if any(len(set(tables.card_row[row].tolist())) != 1 for row in in_class):
+        raise ValueError("scoring tables: the cards of a class must share a row weight")
+    rest = (getattr(tables, f) for f in Scorer._fields[2:-1])
+    return Scorer(jnp.asarray(pack(in_class)), jnp.asarray(class_row),
+                  *(jnp.asarray(t) for t in rest), jnp.asarray(pack(tables.month_cards)))
 
 
 def best_key(sc: Scorer, pile: jnp.ndarray) -> jnp.ndarray:
-    """The packed key of a pile's best split (``pile``: bool[54]); int32 scalar."""
-    x = pile.astype(jnp.int32)
-    held = x @ sc.card_class
-    row = x @ sc.card_row
-    month_full = (x * sc.month_cards).sum() == 4
+    """The packed key of a pile's best split (``pile``: a card set, uint32[2]); int32."""
+    held = count(pile & sc.class_cards)
+    row = (held * sc.class_row).sum()
+    month_full = count(pile & sc.month_cards) == 4
     valid = jnp.all(held[None, :] >= sc.opt_uses, axis=1) & (~sc.opt_month | month_full)
     rows = jnp.clip(row - sc.opt_shift, 0, sc.plain.shape[0] - 1)
     keys = jnp.where(valid, sc.plain[rows] + sc.opt_const, -1)
@@ -61,5 +68,6 @@ def decode_key(key: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
 
 
 def score_pile(sc: Scorer, pile: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
-    """``(vp, set mask)`` of the pile ``pile`` (bool[54]), as the Python scorer has them."""
+    """``(vp, set mask)`` of the pile ``pile`` (a card set, uint32[2]), as the Python
+    scorer has them."""
     return decode_key(best_key(sc, pile))

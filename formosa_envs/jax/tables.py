@@ -21,6 +21,8 @@ from formosa_envs.games.flowers.cards import Card
 from formosa_envs.games.flowers.config import FlowersConfig
 from formosa_envs.games.flowers.state import MAX_TOKENS_PER_PLAYER, NUM_CARDS, TOKEN_SUPPLY
 
+from .bits import pack
+
 SCORE_ROWS = 2048
 """Encoded score values 0..2047 (a score stays below target VP + 8 x 127 <= 1136)."""
 ROUND_ROWS = 8192
@@ -30,13 +32,12 @@ VP_ROWS = 128
 
 
 class CardTables(NamedTuple):
-    """Which cards match which, and the months of each card."""
+    """Which cards match which, as card sets (:mod:`.bits`), by card id."""
 
-    match: jnp.ndarray      # bool[54, 54]: other cards sharing a month
-    months: jnp.ndarray     # float32[54, 12]: 1 where a card bears the month
+    match: jnp.ndarray      # uint32[54, 2]: the other cards sharing a month
+    month_a: jnp.ndarray    # uint32[54, 2]: the cards bearing the card's first month
+    month_b: jnp.ndarray    # uint32[54, 2]: ... its second month (the first for a single card)
     wild: jnp.ndarray       # bool[54]
-    month_a: jnp.ndarray    # int32[54]: first month (0-based)
-    month_b: jnp.ndarray    # int32[54]: second month (the first again for a single card)
 
 
 class ObsTables(NamedTuple):
@@ -60,11 +61,12 @@ def card_tables(cards: tuple[Card, ...]) -> CardTables:
         months[card.id, [m - 1 for m in card.months]] = True
     match = (months.astype(np.int32) @ months.T.astype(np.int32)) > 0
     np.fill_diagonal(match, False)
-    first = np.array([c.months[0] - 1 for c in cards], dtype=np.int32)
-    second = np.array([c.months[-1] - 1 for c in cards], dtype=np.int32)
+    bearing = months.T  # [12, 54]: the cards of each month
+    first = bearing[[c.months[0] - 1 for c in cards]]
+    second = bearing[[c.months[-1] - 1 for c in cards]]
     wild = np.array([c.is_wild for c in cards])
-    return CardTables(jnp.asarray(match), jnp.asarray(months, dtype=jnp.float32),
-                      jnp.asarray(wild), jnp.asarray(first), jnp.asarray(second))
+    return CardTables(*(jnp.asarray(pack(t)) for t in (match, first, second)),
+                      jnp.asarray(wild))
 
 
 def _columns(codec: Codec, feature: str, values: np.ndarray) -> np.ndarray:

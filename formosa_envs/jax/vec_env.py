@@ -16,7 +16,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from formosa_envs.games.flowers.state import NUM_CARDS
+
 from . import rules
+from .bits import WORDS
+from .deal import apply_deal, dealt_cards
 from .engine import FlowersJax
 from .state import State
 
@@ -72,32 +76,30 @@ class FlowersVecEnv:
         shuffle each) are computed only for the environments that need one this step,
         gathered ``chunk`` at a time, instead of for the whole batch."""
         eng, b = self.engine, self.num_envs
-        k_reveal, k_deal = jax.random.split(key)
         actions = jnp.asarray(actions, jnp.int32)
         ok = jax.vmap(eng.accepts)(state, actions)
         pre = partial(rules.before_deal, eng.ctx, autoreset=True,
                       max_decisions=eng.max_game_length)
-        s, revealed, dealt, over, scores = jax.vmap(pre)(state, actions, ok,
-                                                         jax.random.split(k_reveal, b))
-        hands, field, deck, order = compact_deals(eng.ctx, s.round_start, dealt,
-                                                  jax.random.split(k_deal, b), self.chunk)
-        s = jax.vmap(rules.apply_deal)(s, dealt, hands, field, deck)
-        s, terminated, truncated = jax.vmap(eng.after_deal)(state, ok, s, revealed, dealt,
-                                                            order, over, scores)
+        s, revealed, dealt, over, scores = jax.vmap(pre)(state, actions, ok)
+        hands, field, order = compact_deals(eng.ctx, s.round_start, dealt,
+                                            jax.random.split(key, b), self.chunk)
+        s = jax.vmap(partial(apply_deal, eng.ctx))(s, dealt, hands, field, order)
+        s, terminated, truncated = jax.vmap(eng.after_deal)(
+            state, ok, s, revealed, dealt, order[:, :eng.ctx.deal_total], over, scores)
         return _out(s, terminated, truncated)
 
 
 def compact_deals(ctx: rules.Ctx, round_start: jnp.ndarray, need: jnp.ndarray,
                   keys: jax.Array, chunk: int
-                  ) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray, jnp.ndarray]:
-    """``vmap(rules.dealt_cards)`` for the environments where ``need`` holds (zeros
-    elsewhere), ``chunk`` environments per pass, as many passes as needed."""
+                  ) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray]:
+    """``vmap(deal.dealt_cards)`` for the environments where ``need`` holds (empty sets
+    and -1 elsewhere), ``chunk`` environments per pass, as many passes as needed."""
     b, n = need.shape[0], ctx.num_players
     chunks = -(-b // chunk)
     slots = jnp.nonzero(need, size=chunks * chunk, fill_value=b)[0]
-    out = (jnp.zeros((b, n, 54), bool), jnp.zeros((b, 54), bool), jnp.zeros((b, 54), bool),
-           jnp.full((b, ctx.deal_total), -1, jnp.int32))
-    deal = jax.vmap(lambda start, key: rules.dealt_cards(ctx, start, key))
+    out = (jnp.zeros((b, n, WORDS), jnp.uint32), jnp.zeros((b, WORDS), jnp.uint32),
+           jnp.full((b, NUM_CARDS), -1, jnp.int32))
+    deal = jax.vmap(lambda start, key: dealt_cards(ctx, start, key))
 
     def one_pass(c: jnp.ndarray, acc: tuple) -> tuple:
         idx = jax.lax.dynamic_slice(slots, (c * chunk,), (chunk,))

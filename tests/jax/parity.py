@@ -242,7 +242,8 @@ def _check_frozen(before: Any, after: Any, finished: np.ndarray) -> None:
     idx = np.flatnonzero(finished)
     if not idx.size:
         return
-    for name in ("scores", "hands", "field", "piles", "deck", "round", "current_player"):
+    for name in ("scores", "hands", "field", "piles", "deck_order", "deck_next", "round",
+                 "current_player"):
         a, b = np.asarray(getattr(before, name))[idx], np.asarray(getattr(after, name))[idx]
         _check(np.array_equal(a, b), f"stepping a finished game changed {name}")
     _check(not np.asarray(after.rewards)[idx].any(), "a finished game kept paying rewards")

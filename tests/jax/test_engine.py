@@ -15,6 +15,7 @@ import pytest
 from formosa_envs.games.flowers.cards import load_cards
 from formosa_envs.games.flowers.scoring import score_pile as python_score
 from formosa_envs.jax import TERMINAL, FlowersJax
+from formosa_envs.jax.bits import pack
 from formosa_envs.jax.score_tables import KEY_BITS, build_score_tables
 from formosa_envs.jax.scoring import make_scorer, score_pile
 
@@ -44,7 +45,8 @@ def test_scoring_matches_the_python_scorer(num_players: int, current_month: int 
     cards = load_cards(None)
     scorer = make_scorer(build_score_tables(cards, num_players, current_month))
     piles = _random_piles(cards, np.random.default_rng(num_players), 3000)
-    vp, sets = jax.device_get(jax.jit(jax.vmap(lambda p: score_pile(scorer, p)))(piles))
+    packed = pack(piles)
+    vp, sets = jax.device_get(jax.jit(jax.vmap(lambda p: score_pile(scorer, p)))(packed))
     for i, pile in enumerate(piles):
         want = python_score([cards[c] for c in np.flatnonzero(pile)], num_players,
                             current_month)
@@ -81,8 +83,8 @@ def test_single_game_jit_illegal_action_and_the_end() -> None:
     bad = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
     after = step(state, bad, jax.random.PRNGKey(4))
     assert bool(after.illegal) and int(after.num_drawn) == 0
-    for name in ("hands", "field", "deck", "piles", "scores", "decisions", "current_player",
-                 "observation", "legal_action_mask"):
+    for name in ("hands", "field", "deck_order", "deck_next", "piles", "scores", "decisions",
+                 "current_player", "observation", "legal_action_mask"):
         assert np.array_equal(getattr(after, name), getattr(state, name)), name
     rng = np.random.default_rng(0)
     while not bool(state.terminated):

@@ -7,7 +7,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from formosa_envs.jax import NumpyFlowersVecEnv, rules
+from formosa_envs.jax import NumpyFlowersVecEnv
+from formosa_envs.jax.deal import dealt_cards
 from formosa_envs.jax.vec_env import compact_deals
 
 from .parity import vec_env
@@ -45,7 +46,7 @@ def test_compacted_deals_equal_the_plain_ones() -> None:
     starts = jnp.arange(10) % 4
     need = jnp.array([1, 0, 1, 1, 1, 0, 1, 1, 0, 1], bool)  # 7 deals, passes of 3
     got = jax.jit(lambda s, n, k: compact_deals(ctx, s, n, k, 3))(starts, need, keys)
-    want = jax.vmap(lambda s, k: rules.dealt_cards(ctx, s, k))(starts, keys)
+    want = jax.vmap(lambda s, k: dealt_cards(ctx, s, k))(starts, keys)
     for g, w in zip(got, want, strict=True):
         g, w = np.asarray(g), np.asarray(w)
         assert np.array_equal(g[np.asarray(need)], w[np.asarray(need)])
