@@ -1,6 +1,7 @@
 """Throughput of the JAX Formosa Flowers engine, with PGX's Connect Four for scale.
 
-Random legal play through :class:`formosa_envs.jax.FlowersVecEnv` (auto-reset), ``steps``
+Random legal play (:func:`.sample.sample_legal`, the same sampler for both games) through
+:class:`formosa_envs.jax.FlowersVecEnv` (auto-reset), ``steps``
 batched steps inside one jitted ``lax.scan``; every environment makes one player decision
 per step, so decisions/s = batch x steps / seconds. Compile time is measured apart
 (``jit(...).lower(...).compile()``), and the run is the best of ``repeats``. PGX (the
@@ -17,15 +18,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-
-def sample_legal(key: jax.Array, mask: jnp.ndarray) -> jnp.ndarray:
-    """A uniformly random legal action per row of ``mask`` (bool[B, A]): one random
-    integer per row, then the matching set bit (cheaper than Gumbel over every action)."""
-    count = mask.sum(axis=1)
-    rank = jax.random.randint(key, count.shape, 0, jnp.maximum(count, 1))
-    upper = jnp.triu(jnp.ones((mask.shape[1], mask.shape[1]), jnp.float32))
-    running = mask.astype(jnp.float32) @ upper
-    return jnp.argmax(mask & (running == (rank + 1)[:, None]), axis=1).astype(jnp.int32)
+from .sample import sample_legal
 
 
 def time_scan(step: Callable[[Any, jax.Array], Any], carry: Any, steps: int,

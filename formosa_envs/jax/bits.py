@@ -20,6 +20,7 @@ from formosa_envs.games.flowers.state import NUM_CARDS
 WORDS = 2
 """Words per card set (54 cards, 32 bits a word)."""
 _SHIFTS = np.arange(32, dtype=np.uint32)
+_ONE = np.uint32(0x3F800000)
 
 
 def card_bits(card: jnp.ndarray) -> jnp.ndarray:
@@ -60,6 +61,17 @@ def unpack(cards: jnp.ndarray) -> jnp.ndarray:
     """bool[..., 54]: the sets as masks over the card ids."""
     flags = (cards[..., None] >> _SHIFTS) & jnp.uint32(1)
     return flags.reshape(cards.shape[:-1] + (WORDS * 32,))[..., :NUM_CARDS] != 0
+
+
+def unpack_floats(cards: jnp.ndarray) -> jnp.ndarray:
+    """float32[..., 54]: the sets as 0/1 floats over the card ids (as ``unpack``, but the
+    float bits are made directly: ``1.0`` is the word ``0x3F800000``)."""
+    def floats(word: jnp.ndarray, width: int) -> jnp.ndarray:
+        flags = (word[..., None] >> _SHIFTS[:width]) & jnp.uint32(1)
+        return jax.lax.bitcast_convert_type(flags * _ONE, jnp.float32)
+
+    return jnp.concatenate([floats(cards[..., 0], 32), floats(cards[..., 1], NUM_CARDS - 32)],
+                           axis=-1)
 
 
 def pack(mask: np.ndarray) -> np.ndarray:

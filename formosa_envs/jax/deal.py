@@ -17,43 +17,54 @@ from .rules import Ctx
 from .state import PLAY, State
 
 
-def shuffle(key: jax.Array) -> jnp.ndarray:
-    """A uniformly random order of the 54 cards (int32[54]).
+def shuffle_rows(key: jax.Array, rows: int) -> jnp.ndarray:
+    """``rows`` independent, uniformly random orders of the 54 cards (int32[rows, 54]).
 
-    Sorting random words tagged with the card id in their low bits is much faster than
-    ``jax.random.permutation`` on CPU; a draw whose random parts tie is drawn again, so
-    the order is exactly uniform."""
+    Each row sorts random words tagged with the card ids in their low bits (much faster
+    than ``jax.random.permutation`` on CPU), all rows from one draw of random bits; a row
+    whose random parts tie is drawn again, so every order is exactly uniform."""
     ids = jnp.arange(NUM_CARDS, dtype=jnp.uint32)
 
     def draw(k: jax.Array) -> tuple[jnp.ndarray, jnp.ndarray]:
-        words = jax.random.bits(k, (NUM_CARDS,), jnp.uint32)
-        tagged = jnp.sort((words & ~jnp.uint32(63)) | ids)
-        tie = jnp.any((tagged[1:] >> 6) == (tagged[:-1] >> 6))
+        words = jax.random.bits(k, (rows, NUM_CARDS), jnp.uint32)
+        tagged = jnp.sort((words & ~jnp.uint32(63)) | ids, axis=1)
+        tie = jnp.any((tagged[:, 1:] >> 6) == (tagged[:, :-1] >> 6), axis=1)
         return (tagged & 63).astype(jnp.int32), tie
 
     def again(carry: tuple) -> tuple:
-        k, _, _ = carry
+        k, order, tie = carry
         k, sub = jax.random.split(k)
-        return (k, *draw(sub))
+        fresh, fresh_tie = draw(sub)
+        return k, jnp.where(tie[:, None], fresh, order), tie & fresh_tie
 
     key, sub = jax.random.split(key)
-    return jax.lax.while_loop(lambda c: c[2], again, (key, *draw(sub)))[1]
+    return jax.lax.while_loop(lambda c: c[2].any(), again, (key, *draw(sub)))[1]
+
+
+def shuffle(key: jax.Array) -> jnp.ndarray:
+    """A uniformly random order of the 54 cards (int32[54])."""
+    return shuffle_rows(key, 1)[0]
+
+
+def lay_out(ctx: Ctx, round_start: jnp.ndarray, order: jnp.ndarray
+            ) -> tuple[jnp.ndarray, jnp.ndarray]:
+    """``(hands, field)`` dealt from the shuffle ``order`` (F-2.1): card ``order[k]`` goes
+    to hand ``(round_start + k) % n`` while the hands fill, then to the field, as the
+    Python engine deals its ``k``-th draw; the cards after ``deal_total`` are the deck."""
+    n, in_hands = ctx.num_players, ctx.hand_size * ctx.num_players
+    owner = (round_start + jnp.arange(in_hands)) % n
+    hands = bits.union_of(order[:in_hands], owner[None, :] == jnp.arange(n)[:, None])
+    to_field = order[in_hands:ctx.deal_total]
+    field = bits.union_of(to_field, jnp.ones(to_field.shape, bool))
+    return hands, field
 
 
 def dealt_cards(ctx: Ctx, round_start: jnp.ndarray, key: jax.Array
                 ) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray]:
     """A fresh deal from all 54 cards: ``(hands, field, order)``, ``order`` the whole
-    shuffle (its first ``deal_total`` cards are dealt, the rest is the deck).
-
-    Card ``order[k]`` goes to hand ``(round_start + k) % n`` while the hands fill, then
-    to the field, as the Python engine deals its ``k``-th draw."""
-    n, in_hands = ctx.num_players, ctx.hand_size * ctx.num_players
+    shuffle (see :func:`lay_out`)."""
     order = shuffle(key)
-    owner = (round_start + jnp.arange(in_hands)) % n
-    hands = bits.union_of(order[:in_hands], owner[None, :] == jnp.arange(n)[:, None])
-    to_field = order[in_hands:ctx.deal_total]
-    field = bits.union_of(to_field, jnp.ones(to_field.shape, bool))
-    return hands, field, order
+    return (*lay_out(ctx, round_start, order), order)
 
 
 def apply_deal(ctx: Ctx, s: State, do: jnp.ndarray, hands: jnp.ndarray,

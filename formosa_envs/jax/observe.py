@@ -26,33 +26,42 @@ def _pad_rows(rows: jnp.ndarray) -> jnp.ndarray:
     return jnp.concatenate([rows, jnp.zeros((extra, rows.shape[1]), rows.dtype)])
 
 
-def _seat_rows(ot: ObsTables, s: State, order: jnp.ndarray) -> jnp.ndarray:
-    """float32[n, 10]: the seat features of each seat in ``order``."""
+def from_viewer(rows: jnp.ndarray, viewer: jnp.ndarray) -> jnp.ndarray:
+    """``rows`` (one per seat) starting at ``viewer`` and going round the table: a select
+    among the ``n`` static rotations (cheaper than a gather per game on the CPU)."""
+    n = rows.shape[0]
+    out = rows
+    for k in range(1, n):
+        out = jnp.where(viewer == k, jnp.roll(rows, -k, axis=0), out)
+    return out
+
+
+def _seat_rows(ot: ObsTables, s: State) -> jnp.ndarray:
+    """float32[n, 10]: the seat features of each seat, in seat order."""
+    seats = jnp.arange(s.scores.shape[0])
     turn = jnp.where(s.kind == OVER, -1, s.turn)
-    flags = jnp.stack([jnp.ones(order.shape, bool), order == turn, order == s.round_start,
-                       s.cashed[order]], axis=1).astype(jnp.float32)
-    vp = ot.set_vp[jnp.clip(s.pile_vp[order], 0, VP_ROWS - 1)]
-    score = ot.score[jnp.clip(s.scores[order], 0, SCORE_ROWS - 1)]
-    hand = ot.hand[jnp.clip(bits.count(s.hands[order]), 0, ot.hand.shape[0] - 1)]
-    return jnp.concatenate([flags, ot.tokens[s.tokens[order]][:, None], vp, score,
+    flags = jnp.stack([jnp.ones(seats.shape, bool), seats == turn, seats == s.round_start,
+                       s.cashed], axis=1).astype(jnp.float32)
+    vp = ot.set_vp[jnp.clip(s.pile_vp, 0, VP_ROWS - 1)]
+    score = ot.score[jnp.clip(s.scores, 0, SCORE_ROWS - 1)]
+    hand = ot.hand[jnp.clip(bits.count(s.hands), 0, ot.hand.shape[0] - 1)]
+    return jnp.concatenate([flags, ot.tokens[s.tokens][:, None], vp, score,
                             hand[:, None]], axis=1)
 
 
 def observe(ctx: Ctx, ot: ObsTables, s: State, viewer: jnp.ndarray) -> jnp.ndarray:
     """The observation vector of seat ``viewer`` (float32[442])."""
-    n = ctx.num_players
-    order = (viewer + jnp.arange(n)) % n
     own = seat_cards(ctx, s.hands, viewer)
     pending = bits.card_bits(s.pending)
     # own hand, field, piles from the viewer round (padded to 4 seats), pending card
-    sets = jnp.concatenate([own[None], s.field[None], _pad_rows(s.piles[order]),
+    sets = jnp.concatenate([own[None], s.field[None], _pad_rows(from_viewer(s.piles, viewer)),
                             pending[None]])
-    cards = bits.unpack(sets).astype(jnp.float32).ravel()
+    cards = bits.unpack_floats(sets).ravel()
     decision = (jnp.arange(4) == s.kind) & (s.kind != OVER) & (s.turn == viewer)
     glob = jnp.stack([ot.deck[NUM_CARDS - s.deck_next], ot.supply[s.supply],
                       ot.round[jnp.clip(s.round, 0, ROUND_ROWS - 1)], ot.threshold])
     parts = [cards, decision.astype(jnp.float32),
-             _pad_rows(_seat_rows(ot, s, order)).ravel(), glob, ot.tail]
+             _pad_rows(from_viewer(_seat_rows(ot, s), viewer)).ravel(), glob, ot.tail]
     return jnp.concatenate(parts)
 
 

@@ -20,7 +20,7 @@ from formosa_envs.games.flowers.state import NUM_CARDS
 
 from . import rules
 from .bits import WORDS
-from .deal import apply_deal, dealt_cards
+from .deal import apply_deal, lay_out, shuffle_rows
 from .engine import FlowersJax
 from .state import State
 
@@ -29,12 +29,29 @@ class VecStep(NamedTuple):
     """What a batched reset or step returns (leading axis: the environments)."""
 
     state: State                    # the batch of states to pass to the next step
-    observation: jnp.ndarray        # float32[B, 442]: the current player's view
-    legal_action_mask: jnp.ndarray  # bool[B, 111]
-    current_player: jnp.ndarray     # int32[B]
-    rewards: jnp.ndarray            # float32[B, n]: final rank rewards of finished games
     terminated: jnp.ndarray         # bool[B]: the game ended by the rules on this step
     truncated: jnp.ndarray          # bool[B]: the game hit max_game_length on this step
+
+    # The rest is read from the states, so that a jitted step returns each array once.
+    @property
+    def observation(self) -> jnp.ndarray:
+        """float32[B, 442]: the current player's view."""
+        return self.state.observation
+
+    @property
+    def legal_action_mask(self) -> jnp.ndarray:
+        """bool[B, 111]: the current player's legal actions."""
+        return self.state.legal_action_mask
+
+    @property
+    def current_player(self) -> jnp.ndarray:
+        """int32[B]: the seat to decide."""
+        return self.state.current_player
+
+    @property
+    def rewards(self) -> jnp.ndarray:
+        """float32[B, n]: final rank rewards of the games that finished on this step."""
+        return self.state.rewards
 
     @property
     def done(self) -> jnp.ndarray:
@@ -74,15 +91,15 @@ class FlowersVecEnv:
 
         The same transition as ``vmap(FlowersJax.step_autoreset)``, but the deals (a
         shuffle each) are computed only for the environments that need one this step,
-        gathered ``chunk`` at a time, instead of for the whole batch."""
-        eng, b = self.engine, self.num_envs
+        gathered ``chunk`` at a time, instead of for the whole batch (so the random
+        streams differ from that of ``vmap``: the same distribution)."""
+        eng = self.engine
         actions = jnp.asarray(actions, jnp.int32)
         ok = jax.vmap(eng.accepts)(state, actions)
         pre = partial(rules.before_deal, eng.ctx, autoreset=True,
                       max_decisions=eng.max_game_length)
         s, revealed, dealt, over, scores = jax.vmap(pre)(state, actions, ok)
-        hands, field, order = compact_deals(eng.ctx, s.round_start, dealt,
-                                            jax.random.split(key, b), self.chunk)
+        hands, field, order = compact_deals(eng.ctx, s.round_start, dealt, key, self.chunk)
         s = jax.vmap(partial(apply_deal, eng.ctx))(s, dealt, hands, field, order)
         s, terminated, truncated = jax.vmap(eng.after_deal)(
             state, ok, s, revealed, dealt, order[:, :eng.ctx.deal_total], over, scores)
@@ -90,21 +107,23 @@ class FlowersVecEnv:
 
 
 def compact_deals(ctx: rules.Ctx, round_start: jnp.ndarray, need: jnp.ndarray,
-                  keys: jax.Array, chunk: int
+                  key: jax.Array, chunk: int
                   ) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray]:
-    """``vmap(deal.dealt_cards)`` for the environments where ``need`` holds (empty sets
-    and -1 elsewhere), ``chunk`` environments per pass, as many passes as needed."""
+    """``(hands, field, order)`` of a fresh deal (:func:`.deal.lay_out`) for each
+    environment where ``need`` holds (empty sets and -1 elsewhere): ``chunk`` shuffles
+    per pass from one draw of random bits (pass ``c`` uses ``fold_in(key, c)``), as many
+    passes as needed."""
     b, n = need.shape[0], ctx.num_players
     chunks = -(-b // chunk)
     slots = jnp.nonzero(need, size=chunks * chunk, fill_value=b)[0]
     out = (jnp.zeros((b, n, WORDS), jnp.uint32), jnp.zeros((b, WORDS), jnp.uint32),
            jnp.full((b, NUM_CARDS), -1, jnp.int32))
-    deal = jax.vmap(lambda start, key: dealt_cards(ctx, start, key))
+    lay = jax.vmap(partial(lay_out, ctx))
 
     def one_pass(c: jnp.ndarray, acc: tuple) -> tuple:
         idx = jax.lax.dynamic_slice(slots, (c * chunk,), (chunk,))
-        safe = jnp.minimum(idx, b - 1)
-        made = deal(round_start[safe], keys[safe])
+        orders = shuffle_rows(jax.random.fold_in(key, c), chunk)
+        made = (*lay(round_start[jnp.minimum(idx, b - 1)], orders), orders)
         return tuple(a.at[idx].set(m, mode="drop") for a, m in zip(acc, made, strict=True))
 
     passes = (need.sum() + chunk - 1) // chunk
@@ -112,8 +131,7 @@ def compact_deals(ctx: rules.Ctx, round_start: jnp.ndarray, need: jnp.ndarray,
 
 
 def _out(state: State, terminated: jnp.ndarray, truncated: jnp.ndarray) -> VecStep:
-    return VecStep(state, state.observation, state.legal_action_mask, state.current_player,
-                   state.rewards, terminated, truncated)
+    return VecStep(state, terminated, truncated)
 
 
 class NumpyFlowersVecEnv:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from formosa_envs.jax import NumpyFlowersVecEnv
-from formosa_envs.jax.deal import dealt_cards
+from formosa_envs.jax.deal import lay_out, shuffle_rows
 from formosa_envs.jax.vec_env import compact_deals
 
 from .parity import vec_env
@@ -40,17 +40,30 @@ def test_finished_games_restart_in_the_same_step() -> None:
     assert finished >= 10
 
 
-def test_compacted_deals_equal_the_plain_ones() -> None:
+def test_compacted_deals_are_fresh_deals_in_the_right_lanes() -> None:
     ctx = vec_env(48, 4, None).engine.ctx
-    keys = jax.random.split(jax.random.PRNGKey(1), 10)
     starts = jnp.arange(10) % 4
-    need = jnp.array([1, 0, 1, 1, 1, 0, 1, 1, 0, 1], bool)  # 7 deals, passes of 3
-    got = jax.jit(lambda s, n, k: compact_deals(ctx, s, n, k, 3))(starts, need, keys)
-    want = jax.vmap(lambda s, k: dealt_cards(ctx, s, k))(starts, keys)
-    for g, w in zip(got, want, strict=True):
-        g, w = np.asarray(g), np.asarray(w)
-        assert np.array_equal(g[np.asarray(need)], w[np.asarray(need)])
-        assert not g[~np.asarray(need)].any() or (g[~np.asarray(need)] == -1).all()
+    need = np.array([1, 0, 1, 1, 1, 0, 1, 1, 0, 1], bool)  # 7 deals, passes of 3
+    hands, field, order = jax.device_get(jax.jit(
+        lambda s, n, k: compact_deals(ctx, s, n, k, 3))(starts, need, jax.random.PRNGKey(1)))
+    assert not hands[~need].any() and not field[~need].any() and (order[~need] == -1).all()
+    for lane in np.flatnonzero(need):
+        assert sorted(order[lane].tolist()) == list(range(54)), lane  # a whole shuffle
+        want_hands, want_field = lay_out(ctx, starts[lane], jnp.asarray(order[lane]))
+        assert np.array_equal(hands[lane], want_hands) and np.array_equal(field[lane],
+                                                                          want_field)
+    dealt = {tuple(order[lane].tolist()) for lane in np.flatnonzero(need)}
+    assert len(dealt) == need.sum()  # every pass and every row its own shuffle
+
+
+def test_shuffles_are_uniform_over_positions() -> None:
+    orders = np.asarray(jax.jit(lambda k: shuffle_rows(k, 20_000))(jax.random.PRNGKey(3)))
+    assert (np.sort(orders, axis=1) == np.arange(54)).all()
+    counts = np.zeros((54, 54))
+    np.add.at(counts, (np.arange(54)[None, :].repeat(len(orders), 0), orders), 1)
+    expected = len(orders) / 54
+    chi2 = ((counts - expected) ** 2 / expected).sum()  # 53 x 53 = 2,809 degrees of freedom
+    assert 2_500 < chi2 < 3_150, chi2  # about 4 standard deviations either side
 
 
 def test_the_numpy_adapter() -> None:
