@@ -52,6 +52,7 @@ def test_sample_legal_takes_only_legal_actions_uniformly() -> None:
     rng = np.random.default_rng(2)
     masks = rng.random((4000, 111)) < 0.05
     masks[:, 110] |= rng.random(4000) < 0.5  # the last action, in the last word
+    masks[:, 5] |= ~masks.any(axis=1)
     masks[0] = False  # no legal action: action 0
     masks[1] = False
     masks[1, 64] = True  # a single legal action
