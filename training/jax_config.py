@@ -21,7 +21,8 @@ CONFIG_PATH = Path(__file__).parent / "configs" / "flowers_jax.toml"
 INT_BOUNDS: dict[str, tuple[int, int]] = {
     "num_players": (2, 4), "num_envs": (1, 1 << 20), "rollout_steps": (1, 10_000),
     "epochs": (1, 100), "minibatches": (1, 1024), "hidden_size": (1, 4096),
-    "hidden_layers": (1, 8), "pool_size": (1, 256), "snapshot_every": (1, 1_000_000),
+    "hidden_layers": (1, 8), "pool_size": (1, 256), "opponent_moves": (1, 1000),
+    "snapshot_every": (1, 1_000_000),
     "updates": (1, 10_000_000), "updates_per_call": (1, 100_000), "seed": (0, 2**31 - 1),
     "eval_games": (0, 1_000_000), "eval_seed": (0, 2**31 - 1),
     "export_every": (0, 10_000_000)}
@@ -53,6 +54,9 @@ class JaxTrainConfig:
     pool_size: int = 8
     """Opponent blocks: snapshots of the learner, ``random_fraction`` of them random."""
     snapshot_every: int = 10
+    opponent_moves: int = 2
+    """Rounds of opponent moves after each learner step; a lane whose opponents still have
+    a decision skips its next learner step (recorded as invalid, left out of the loss)."""
     random_fraction: float = 0.25
     updates: int = 1_000_000
     """Stop after this many updates (or ``minutes``, whichever comes first)."""

@@ -6,12 +6,15 @@ learner, its opponents and the PPO update run in one compiled function. A batch 
 reset) and the other seats are played inside the env step by an **opponent**. The games
 are split into ``pool_size`` blocks (:mod:`training.jax_selfplay`): ``random_fraction`` of
 the blocks play against a uniformly random legal player, each other block against one
-frozen snapshot of the learner (the pool is a ring refreshed every ``snapshot_every``
-updates). The learner's environment step is therefore: its own move, then the opponents'
-moves (a ``lax.while_loop``) until its next decision or the end of the game, so its
-rollouts hold only its own decisions and its reward is its final rank return
-(``Game.returns``; a game stopped by the length guard is a draw, 0). The networks are
-those of :mod:`training.jax_nets` (the numpy export format).
+frozen snapshot of the learner (the snapshots form a ring refreshed every
+``snapshot_every`` updates). The learner's environment step is therefore: its own move,
+then up to ``opponent_moves`` rounds of the opponents' moves, so its rollouts hold only its
+own decisions (a lane whose opponents are still to move records an invalid step, left out
+of the loss; see :mod:`training.jax_selfplay`) and its reward is its final rank return
+(``Game.returns``; a game stopped by the length guard is a draw, 0). At the end of a
+rollout the opponents play on until every lane waits for its learner, so the last values
+are the learner's. The networks are those of :mod:`training.jax_nets` (the numpy export
+format); actions are drawn by :func:`formosa_envs.jax.sample.sample_logits`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
+from formosa_envs.jax.sample import sample_logits
 from formosa_envs.jax.vec_env import FlowersVecEnv
 
 from . import jax_selfplay as play
@@ -55,6 +59,7 @@ class Trajectory(NamedTuple):
     reward: jax.Array
     done: jax.Array
     random_opponent: jax.Array
+    valid: jax.Array                 # 1.0 where the learner moved (its seat was to move)
 
 
 class Batch(NamedTuple):
@@ -66,20 +71,29 @@ class Batch(NamedTuple):
     logp: jax.Array
     advantage: jax.Array
     target: jax.Array
+    valid: jax.Array
 
 
 def gae(traj: Trajectory, last_value: jax.Array, lam: float) -> tuple[jax.Array, jax.Array]:
-    """Advantages and value targets (undiscounted: the only reward is the final one)."""
-    def back(carry: tuple[jax.Array, jax.Array], t: Trajectory
-             ) -> tuple[tuple[jax.Array, jax.Array], jax.Array]:
-        advantage_next, value_next = carry
-        live = 1.0 - t.done
-        delta = t.reward + value_next * live - t.value
-        advantage = delta + lam * live * advantage_next
-        return (advantage, t.value), advantage
+    """Advantages and value targets (undiscounted: the only reward is the final one).
 
-    start = (jnp.zeros_like(last_value), last_value)
-    _, advantages = jax.lax.scan(back, start, traj, reverse=True)
+    An invalid step (the learner did not move) is skipped: the reward and game end it
+    recorded go to the lane's previous valid step, whose successor is the next valid one.
+    Invalid steps get advantage 0."""
+    def back(carry: tuple, t: Trajectory) -> tuple[tuple, jax.Array]:
+        advantage_next, value_next, reward_later, done_later = carry
+        reward = t.reward + reward_later
+        live = 1.0 - jnp.maximum(t.done, done_later)
+        delta = reward + value_next * live - t.value
+        advantage = delta + lam * live * advantage_next
+        valid = t.valid > 0
+        carry = (jnp.where(valid, advantage, advantage_next),
+                 jnp.where(valid, t.value, value_next),
+                 jnp.where(valid, 0.0, reward), jnp.where(valid, 0.0, 1.0 - live))
+        return carry, jnp.where(valid, advantage, 0.0)
+
+    zeros = jnp.zeros_like(last_value)
+    _, advantages = jax.lax.scan(back, (zeros, last_value, zeros, zeros), traj, reverse=True)
     return advantages, advantages + traj.value
 
 
@@ -90,11 +104,17 @@ def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: JaxTrainConfig
     log_probs = jax.nn.log_softmax(logits)
     logp = jnp.take_along_axis(log_probs, batch.action[:, None], axis=1)[:, 0]
     ratio = jnp.exp(logp - batch.logp)
-    adv = (batch.advantage - batch.advantage.mean()) / (batch.advantage.std() + 1e-8)
+    weight = batch.valid / jnp.maximum(batch.valid.sum(), 1.0)  # invalid steps: no loss
+
+    def mean(x: jax.Array) -> jax.Array:
+        return (x * weight).sum()
+
+    centred = batch.advantage - mean(batch.advantage)
+    adv = centred / (jnp.sqrt(mean(centred ** 2)) + 1e-8)
     clipped = jnp.clip(ratio, 1.0 - cfg.clip, 1.0 + cfg.clip)
-    policy_loss = -jnp.minimum(ratio * adv, clipped * adv).mean()
-    value_loss = 0.5 * ((value_of(params, batch.obs, cfg.activation) - batch.target) ** 2).mean()
-    entropy = -jnp.where(batch.mask, jnp.exp(log_probs) * log_probs, 0.0).sum(axis=1).mean()
+    policy_loss = -mean(jnp.minimum(ratio * adv, clipped * adv))
+    value_loss = 0.5 * mean((value_of(params, batch.obs, cfg.activation) - batch.target) ** 2)
+    entropy = -mean(jnp.where(batch.mask, jnp.exp(log_probs) * log_probs, 0.0).sum(axis=1))
     total = policy_loss + cfg.value_coef * value_loss - cfg.entropy_coef * entropy
     return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
 
@@ -112,12 +132,13 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
         raise ValueError(f"num_envs ({n}) must be a multiple of pool_size ({cfg.pool_size}) "
                          f"and the vector env's size ({vec.num_envs})")
     randoms = play.random_lanes(n, cfg.pool_size, cfg.random_fraction)
+    random_blocks = play.random_block_count(cfg.pool_size, cfg.random_fraction)
 
     def init(key: jax.Array) -> Carry:
         k_params, k_games, k_next = jax.random.split(key, 3)
         params = init_params(k_params, vec.observation_size, vec.num_actions, cfg.hidden)
         pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * cfg.pool_size), params)
-        games, seats = play.new_games(vec, pool, randoms, k_games, act)
+        games, seats = play.new_games(vec, pool, random_blocks, k_games, act)
         return Carry(params, optimizer.init(params), pool, jnp.int32(1), games, seats,
                      k_next, jnp.int32(0))
 
@@ -126,19 +147,27 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
             games, seats, key = c
             key, k_act, k_env = jax.random.split(key, 3)
             obs, mask = games.observation, games.legal_action_mask
+            valid = games.current_player == seats
             logits = masked_logits(carry.params, obs, mask, act)
-            action = jax.random.categorical(k_act, logits)
+            action = sample_logits(k_act, logits, mask)
             logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], 1)[:, 0]
             value = value_of(carry.params, obs, act)
             games, seats, reward, done = play.learner_step(
-                vec, carry.pool, randoms, games, seats, action, k_env, act)
+                vec, carry.pool, random_blocks, games, seats, action, k_env, act,
+                cfg.opponent_moves)
             record = Trajectory(obs, mask, action, logp, value, reward,
-                                done.astype(jnp.float32), randoms)
+                                done.astype(jnp.float32), randoms,
+                                valid.astype(jnp.float32))
             return (games, seats, key), record
 
         start = (carry.games, carry.seats, carry.key)
         (games, seats, key), traj = jax.lax.scan(env_step, start, None,
                                                  length=cfg.rollout_steps)
+        key, k_last = jax.random.split(key)
+        games, seats, reward, done = play.play_opponents(  # every lane to its learner
+            vec, carry.pool, random_blocks, games, seats, k_last, act)
+        traj = traj._replace(reward=traj.reward.at[-1].add(reward),
+                             done=traj.done.at[-1].max(done.astype(jnp.float32)))
         last_value = value_of(carry.params, games.observation, act)
         return carry._replace(games=games, seats=seats, key=key), traj, last_value
 
@@ -146,7 +175,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
               ) -> tuple[Carry, dict[str, jax.Array]]:
         advantages, targets = gae(traj, last_value, cfg.gae_lambda)
         flat = Batch(*(x.reshape((-1,) + x.shape[2:]) for x in (
-            traj.obs, traj.mask, traj.action, traj.logp, advantages, targets)))
+            traj.obs, traj.mask, traj.action, traj.logp, advantages, targets, traj.valid)))
         size = flat.action.shape[0] // cfg.minibatches
         key, k_perm = jax.random.split(carry.key)
 
@@ -171,7 +200,8 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
 
     def snapshot(carry: Carry) -> Carry:
         take = (carry.update + 1) % cfg.snapshot_every == 0
-        slot = carry.snapshots % cfg.pool_size
+        played = cfg.pool_size - random_blocks  # the slots a block plays (the last ones)
+        slot = cfg.pool_size - 1 - carry.snapshots % max(played, 1)
         pool = jax.tree_util.tree_map(
             lambda p, q: jnp.where(take, p.at[slot].set(q), p), carry.pool, carry.params)
         return carry._replace(pool=pool, snapshots=carry.snapshots + take.astype(jnp.int32),
@@ -193,7 +223,8 @@ def episode_metrics(traj: Trajectory) -> dict[str, jax.Array]:
     the random player (the rest are against snapshots of itself)."""
     done, won = traj.done, (traj.reward > 0).astype(jnp.float32)
     vs_random = done * traj.random_opponent
-    return {"games": done.sum(), "win_rate": (won * done).sum() / jnp.maximum(done.sum(), 1),
+    return {"games": done.sum(), "learner_steps": traj.valid.sum(),
+            "win_rate": (won * done).sum() / jnp.maximum(done.sum(), 1),
             "return": (traj.reward * done).sum() / jnp.maximum(done.sum(), 1),
             "games_vs_random": vs_random.sum(),
             "win_rate_vs_random": (won * vs_random).sum() / jnp.maximum(vs_random.sum(), 1)}

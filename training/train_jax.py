@@ -73,7 +73,6 @@ def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
     """Compiled calls of ``updates_per_call`` updates until the update or time budget."""
     import jax
     rows: list[dict[str, Any]] = []
-    per_update = config.num_envs * config.rollout_steps
     budget = config.minutes * 60 if config.minutes > 0 else float("inf")
     started = time.perf_counter()
     timed = budget < float("inf")      # progress in seconds of the budget, else in updates
@@ -85,9 +84,9 @@ def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
         metrics = jax.device_get(metrics)
         wall = time.perf_counter() - started
         for i in range(calls):
-            rows.append({"update": len(rows) + 1, "learner_steps": per_update,
-                         "wall_s": round(wall, 2),
-                         **{k: float(v[i]) for k, v in metrics.items()}})
+            rows.append({"update": len(rows) + 1, "wall_s": round(wall, 2),
+                         **{k: float(v[i]) for k, v in metrics.items()},
+                         "learner_steps": int(metrics["learner_steps"][i])})
         _export_snapshot(carry, config, out, len(rows), calls)
         bar.update(int(wall) if timed else len(rows),
                    f"update {len(rows)}, win {rows[-1]['win_rate']:.2f}, vs random "
