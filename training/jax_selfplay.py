@@ -65,12 +65,6 @@ def opponent_actions(pool: dict[str, Layers], states: Any, random_blocks: int,
     return jnp.concatenate(parts)
 
 
-def _select(which: jax.Array, a: Any, b: Any) -> Any:
-    """Lane-wise ``a if which else b`` over two batches of states."""
-    return jax.tree_util.tree_map(
-        lambda x, y: jnp.where(which.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
-
-
 def _new_seats(vec: FlowersVecEnv, key: jax.Array) -> jax.Array:
     return jax.random.randint(key, (vec.num_envs,), 0, vec.num_players)
 
@@ -94,11 +88,12 @@ def play_opponents(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: i
         s, seat, k, reward, done, rounds = carry
         k, k_act, k_env, k_seat = jax.random.split(k, 4)
         live = s.current_player != seat
-        out = vec._step(s, opponent_actions(pool, s, random_blocks, k_act, activation), k_env)
+        actions = opponent_actions(pool, s, random_blocks, k_act, activation)
+        out = vec._step(s, jnp.where(live, actions, -1), k_env)  # -1: that lane stays put
         ended = out.done & live
         reward = reward + jnp.where(live, out.rewards[lanes, seat], 0.0)
         seat = jnp.where(ended, _new_seats(vec, k_seat), seat)
-        return _select(live, out.state, s), seat, k, reward, done | ended, rounds + 1
+        return out.state, seat, k, reward, done | ended, rounds + 1
 
     start = (states, seats, key, zeros, jnp.zeros(vec.num_envs, bool), jnp.int32(0))
     states, seats, _, reward, done, _ = jax.lax.while_loop(waiting, move, start)
@@ -129,7 +124,6 @@ def learner_step(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: int
     reward = jnp.where(ready, out.rewards[jnp.arange(vec.num_envs), seats], 0.0)
     done = out.done & ready
     seats = jnp.where(done, _new_seats(vec, k_seat), seats)
-    states, seats, more, ended = play_opponents(vec, pool, random_blocks,
-                                                _select(ready, out.state, states), seats,
+    states, seats, more, ended = play_opponents(vec, pool, random_blocks, out.state, seats,
                                                 k_play, activation, max_moves)
     return states, seats, reward + more, done | ended
