@@ -38,8 +38,8 @@ class JaxTrainConfig:
     """Every knob of :func:`training.train_jax.run` (see ``flowers_jax.toml``)."""
 
     num_players: int = 2
-    num_envs: int = 512
-    rollout_steps: int = 16
+    num_envs: int = 1024
+    rollout_steps: int = 8
     epochs: int = 2
     minibatches: int = 4
     learning_rate: float = 3e-4
@@ -60,7 +60,7 @@ class JaxTrainConfig:
     random_fraction: float = 0.25
     updates: int = 1_000_000
     """Stop after this many updates (or ``minutes``, whichever comes first)."""
-    minutes: float = 8.0
+    minutes: float = 9.0
     """Training time budget, compile time excluded (0: no limit)."""
     updates_per_call: int = 10
     """Updates in one compiled call (progress and metrics between calls)."""
