@@ -43,6 +43,8 @@ class JaxTrainConfig:
     epochs: int = 2
     minibatches: int = 4
     learning_rate: float = 3e-4
+    anneal_lr: bool = True
+    """Decay the learning rate linearly to 0 over the budget (time, else updates)."""
     gae_lambda: float = 0.95
     clip: float = 0.2
     value_coef: float = 0.5
@@ -96,6 +98,8 @@ def _problem(name: str, value: Any) -> str:
     problem = bounds_problem(name, value, INT_BOUNDS, FLOAT_BOUNDS)
     if problem is not None:
         return problem
+    if name == "anneal_lr":
+        return "" if isinstance(value, bool) else f"must be true or false, got {value!r}"
     return "" if value in ACTIVATIONS else f"must be one of {ACTIVATIONS}, got {value!r}"
 
 

@@ -44,6 +44,7 @@ class Carry(NamedTuple):
     seats: jax.Array                 # int32[num_envs]: the learner's seat per game
     key: jax.Array
     update: jax.Array                # int32: updates done
+    lr_scale: jax.Array              # float32: the learning rate's factor (annealing)
 
 
 
@@ -140,7 +141,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
         pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * cfg.pool_size), params)
         games, seats = play.new_games(vec, pool, random_blocks, k_games, act)
         return Carry(params, optimizer.init(params), pool, jnp.int32(1), games, seats,
-                     k_next, jnp.int32(0))
+                     k_next, jnp.int32(0), jnp.float32(1.0))
 
     def rollout(carry: Carry) -> tuple[Carry, Trajectory, jax.Array]:
         def env_step(c: tuple, _: Any) -> tuple[tuple, Trajectory]:
@@ -189,6 +190,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
                 (_, parts), grads = jax.value_and_grad(ppo_loss, has_aux=True)(
                     params, batch, cfg)
                 updates, opt_state = optimizer.update(grads, opt_state, params)
+                updates = jax.tree_util.tree_map(lambda u: u * carry.lr_scale, updates)
                 return (optax.apply_updates(params, updates), opt_state), parts
 
             return jax.lax.scan(minibatch, c, shuffled)

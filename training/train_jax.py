@@ -80,6 +80,8 @@ def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
                       else "jax ppo (updates)", enabled=show_progress)
     while len(rows) < config.updates and time.perf_counter() - started < budget:
         calls = min(config.updates_per_call, config.updates - len(rows))
+        carry = carry._replace(lr_scale=_lr_scale(config, len(rows),
+                                                  time.perf_counter() - started, budget))
         carry, metrics = train(carry, calls)   # a shorter last call compiles once more
         metrics = jax.device_get(metrics)
         wall = time.perf_counter() - started
@@ -94,6 +96,16 @@ def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
     bar.close()
     _write_metrics(out / "metrics.csv", rows)
     return carry, rows, time.perf_counter() - started
+
+
+def _lr_scale(config: JaxTrainConfig, done: int, elapsed: float, budget: float) -> Any:
+    """The learning rate's factor for the next call: 1, or with ``anneal_lr`` the share of
+    the budget left (time with ``minutes``, else updates), as PPO's linear annealing."""
+    import numpy as np
+    if not config.anneal_lr:
+        return np.float32(1.0)
+    used = elapsed / budget if budget < float("inf") else done / config.updates
+    return np.float32(max(0.0, 1.0 - used))
 
 
 def _export_snapshot(carry: Any, config: JaxTrainConfig, out: Path, done: int,

@@ -5,6 +5,7 @@ before anything compiles."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -32,7 +33,9 @@ def test_a_tiny_run_exports_a_network_that_plays(tmp_path) -> None:
     assert train_main(["flowers", "--backend", "jax", "--config", str(config),
                        "--out", str(tmp_path / "run"), "--quiet"]) == 0
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
-    assert summary["updates"] == 3 and summary["learner_steps"] == 3 * 16 * 4
+    # learner steps count the steps where the learner moved (a lane whose opponents were
+    # still to move skips one), at most one per game and rollout step
+    assert summary["updates"] == 3 and 0 < summary["learner_steps"] <= 3 * 16 * 4
     assert set(summary["vs"]) == {"random", "heuristic"}
     assert all(v["games"] == 4 for v in summary["vs"].values())   # played to the end
     network = Network.load(str(tmp_path / "run" / "network.npz"))
@@ -41,6 +44,8 @@ def test_a_tiny_run_exports_a_network_that_plays(tmp_path) -> None:
         "update-000003.npz"]   # the end of the call that crossed update 2
     rows = (tmp_path / "run" / "metrics.csv").read_text().splitlines()
     assert len(rows) == 4 and "win_rate_vs_random" in rows[0]
+    column = rows[0].split(",").index("learner_steps")
+    assert sum(int(r.split(",")[column]) for r in rows[1:]) == summary["learner_steps"]
 
 
 def test_learner_steps_always_leave_the_learner_to_move() -> None:
@@ -50,8 +55,9 @@ def test_learner_steps_always_leave_the_learner_to_move() -> None:
     pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * 2), params)
     randoms = play.random_lanes(8, 2, 0.5)
     assert randoms.tolist() == [True] * 4 + [False] * 4
-    games, seats = play.new_games(vec, pool, randoms, jax.random.PRNGKey(1), "relu")
-    step = jax.jit(lambda g, s, a, k: play.learner_step(vec, pool, randoms, g, s, a, k, "relu"))
+    assert play.random_block_count(2, 0.5) == 1
+    games, seats = play.new_games(vec, pool, 1, jax.random.PRNGKey(1), "relu")
+    step = jax.jit(lambda g, s, a, k: play.learner_step(vec, pool, 1, g, s, a, k, "relu"))
     finished = 0
     for i in range(60):
         assert np.array_equal(np.asarray(games.current_player), np.asarray(seats))
@@ -64,15 +70,76 @@ def test_learner_steps_always_leave_the_learner_to_move() -> None:
     assert finished > 0
 
 
-def test_gae_carries_the_final_reward_back_and_stops_at_game_ends() -> None:
+def test_capped_opponent_rounds_make_at_most_that_many_moves() -> None:
+    vec = FlowersVecEnv(32, num_players=4)
+    params = init_params(jax.random.PRNGKey(0), vec.observation_size, vec.num_actions, (8,))
+    pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * 2), params)
+    games = vec.reset(jax.random.PRNGKey(1)).state
+    seats = jnp.full(32, 3)  # seat 0 starts: three opponents' turns before the learner's
+    after, _, _, done = jax.jit(lambda g, s, k: play.play_opponents(
+        vec, pool, 1, g, s, k, "relu", max_moves=2))(games, seats, jax.random.PRNGKey(2))
+    moved = np.asarray(after.decisions - games.decisions)
+    assert not np.asarray(done).any() and (moved >= 1).all() and (moved <= 2).all()
+    assert (np.asarray(after.current_player) != 3).all()  # not ready: the next step skips
+
+
+def test_a_skipped_lane_stays_put() -> None:
+    vec = FlowersVecEnv(8, num_players=2)
+    before = vec.reset(jax.random.PRNGKey(4)).state
+    after = vec.step(before, jnp.full(8, -1), jax.random.PRNGKey(5)).state
+    for name in ("hands", "field", "piles", "deck_order", "deck_next", "scores", "decisions",
+                 "current_player", "observation", "legal_action_mask", "round", "kind"):
+        assert np.array_equal(getattr(after, name), getattr(before, name)), name
+    assert not np.asarray(after.rewards).any()
+
+
+def _trajectory(reward: list[float], done: list[float], value: list[float],
+                valid: list[float]) -> Any:
     from training.jax_ppo import Trajectory
-    zeros = jnp.zeros((3, 1))
-    traj = Trajectory(obs=zeros, mask=zeros, action=zeros, logp=zeros, value=zeros,
-                      reward=jnp.asarray([[0.0], [1.0], [0.0]]),
-                      done=jnp.asarray([[0.0], [1.0], [0.0]]), random_opponent=zeros)
+    zeros = jnp.zeros((len(reward), 1))
+
+    def column(values: list[float]) -> jax.Array:
+        return jnp.asarray(values)[:, None]
+    return Trajectory(obs=zeros, mask=zeros, action=zeros, logp=zeros, value=column(value),
+                      reward=column(reward), done=column(done), random_opponent=zeros,
+                      valid=column(valid))
+
+
+def test_gae_carries_the_final_reward_back_and_stops_at_game_ends() -> None:
+    traj = _trajectory([0.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0] * 3, [1.0] * 3)
     advantages, targets = gae(traj, jnp.asarray([0.5]), lam=1.0)
     assert advantages[:, 0].tolist() == [1.0, 1.0, 0.5]      # no leak across the game end
     assert np.allclose(targets, advantages)
+
+
+def test_gae_gives_a_skipped_steps_reward_to_the_learners_last_move() -> None:
+    # step 1 is skipped (the opponents were still to move) and a game ended during it:
+    # its reward and end belong to step 0; step 2 starts the next game
+    traj = _trajectory([0.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.2, 0.9, 0.5], [1.0, 0.0, 1.0])
+    advantages, targets = gae(traj, jnp.asarray([0.3]), lam=1.0)
+    assert np.allclose(advantages[:, 0], [0.8, 0.0, -0.2])
+    assert np.allclose(targets[[0, 2], 0], [1.0, 0.3])
+
+
+def test_the_loss_ignores_skipped_steps() -> None:
+    from training.jax_ppo import Batch, ppo_loss
+    rng = np.random.default_rng(0)
+    n, valid = 12, np.array([1.0] * 8 + [0.0] * 4, np.float32)
+
+    def batch(noise: float) -> Batch:
+        obs = rng.random((n, 442)).astype(np.float32)
+        obs[8:] += noise  # the skipped rows' contents must not matter
+        return Batch(obs=jnp.asarray(obs), mask=jnp.ones((n, 111), bool),
+                     action=jnp.asarray(rng.integers(0, 111, n)),
+                     logp=jnp.full(n, -4.7), advantage=jnp.asarray(rng.normal(size=n)),
+                     target=jnp.asarray(rng.normal(size=n)), valid=jnp.asarray(valid))
+    params = init_params(jax.random.PRNGKey(0), 442, 111, (16,))
+    cfg = JaxTrainConfig()
+    rng = np.random.default_rng(1)
+    first = ppo_loss(params, batch(0.0), cfg)[0]
+    rng = np.random.default_rng(1)
+    second = ppo_loss(params, batch(100.0), cfg)[0]
+    assert float(first) == pytest.approx(float(second), rel=1e-6)
 
 
 @pytest.mark.parametrize(("overrides", "message"), [
@@ -80,6 +147,8 @@ def test_gae_carries_the_final_reward_back_and_stops_at_game_ends() -> None:
     ({"activation": "gelu"}, "activation must be one of"),
     ({"learning_rate": 0.0}, "learning_rate"),
     ({"colour": 1}, "unknown jax training option 'colour'"),
+    ({"opponent_moves": 0}, "opponent_moves"),
+    ({"anneal_lr": "yes"}, "anneal_lr must be true or false"),
 ])
 def test_bad_settings_fail_before_compiling(overrides, message) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -89,3 +158,13 @@ def test_bad_settings_fail_before_compiling(overrides, message) -> None:
 def test_make_train_refuses_a_batch_the_pool_does_not_divide() -> None:
     with pytest.raises(ValueError, match="multiple of pool_size"):
         make_train(FlowersVecEnv(10), JaxTrainConfig(num_envs=10, pool_size=4))
+
+
+def test_the_learning_rate_anneals_over_the_budget() -> None:
+    from training.train_jax import _lr_scale
+    timed = JaxTrainConfig(minutes=10.0)
+    assert _lr_scale(timed, 5, elapsed=150.0, budget=600.0) == pytest.approx(0.75)
+    assert _lr_scale(timed, 5, elapsed=700.0, budget=600.0) == 0.0
+    counted = JaxTrainConfig(minutes=0.0, updates=40)
+    assert _lr_scale(counted, 10, elapsed=1e6, budget=float("inf")) == pytest.approx(0.75)
+    assert _lr_scale(JaxTrainConfig(anneal_lr=False), 39, 599.0, 600.0) == 1.0
