@@ -5,6 +5,11 @@ Drawn with :class:`formosa_envs.core.svg.Svg`; :mod:`.picture` assembles the tab
 Classes: ``disc`` (a group per disc), ``disc-face`` (two per disc), ``cube`` with
 ``cube-<colour>``, ``storehouse`` (one per space), ``ship`` (a face-up ship card),
 ``card-back`` (a face-down pile), ``cost-pip`` (a unit of a printed cost).
+
+Click targets (for the play page; the picture looks the same): ``data-action`` lists the
+action ids a drawn thing stands for: a grid cell (flip its disc, or pick it for a
+swap), a candidate line's frame (collect it), a face-up ship (buy it), a building pile
+(buy or convert to it).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.svg import Svg
 
+from . import actions as A
 from .content import COLOURS
 from .grid import LINES, state_candidates
 from .shop import ships_left
@@ -105,14 +111,16 @@ def draw_board(svg: Svg, game: DadaochengGame, s: DadaochengState, bx: float, by
     picked = _swap_source(s)
     for cell in range(16):
         x, y = gx + (cell % 4) * CELL, gy + (cell // 4) * CELL
-        svg.rect(x + 2, y + 2, CELL - 4, CELL - 4, fill="#e8dcc0", stroke="#b9a682", rx=3,
-                 cls="cell")
-        svg.text(x + 4, y + 13, cell, size=10, fill="#7a6a4e")
-        if cell == picked:
-            svg.rect(x + 1, y + 1, CELL - 2, CELL - 2, fill="none", stroke="#d0021b",
-                     stroke_width=3, rx=4, cls="swap-pick")
-        if s.cell_disc[cell] >= 0:
-            _disc(svg, game, s, cell, x + CELL / 2, y + CELL / 2)
+        actions = f"{A.FLIP0 + cell} {A.SWAP0 + cell} {A.SWAP_TO0 + cell}"
+        with svg.group(data_action=actions):
+            svg.rect(x + 2, y + 2, CELL - 4, CELL - 4, fill="#e8dcc0", stroke="#b9a682",
+                     rx=3, cls="cell")
+            svg.text(x + 4, y + 13, cell, size=10, fill="#7a6a4e")
+            if cell == picked:
+                svg.rect(x + 1, y + 1, CELL - 2, CELL - 2, fill="none", stroke="#d0021b",
+                         stroke_width=3, rx=4, cls="swap-pick")
+            if s.cell_disc[cell] >= 0:
+                _disc(svg, game, s, cell, x + CELL / 2, y + CELL / 2)
     if min(s.cell_disc) >= 0:
         _candidate_lines(svg, game, s, gx, gy)
     owner = {side: p for p, side in enumerate(s.sides_of)}
@@ -129,7 +137,8 @@ def _candidate_lines(svg: Svg, game: DadaochengGame, s: DadaochengState, gx: flo
         (r0, c0), (r1, c1) = divmod(cells[0], 4), divmod(cells[-1], 4)
         svg.rect(gx + c0 * CELL + 1, gy + r0 * CELL + 1, (c1 - c0 + 1) * CELL - 2,
                  (r1 - r0 + 1) * CELL - 2, fill="none", stroke="#d0021b", stroke_width=2.5,
-                 stroke_dasharray="7 4", rx=10, cls="line-candidate")
+                 stroke_dasharray="7 4", rx=10, cls="line-candidate",
+                 data_action=A.LINE0 + line)
 
 
 def _swap_source(s: DadaochengState) -> int:
@@ -235,7 +244,7 @@ def draw_ships(svg: Svg, game: DadaochengGame, s: DadaochengState, x0: float,
             svg.rect(x, y, 46, 72, fill="none", stroke="#b5a98f", rx=4, stroke_dasharray="4 3")
         ship = s.ship_up[level]
         if ship >= 0:
-            _ship_card(svg, game, ship, x + 52, y)
+            _ship_card(svg, game, ship, x + 52, y, A.SHIP0 + level)
         else:
             svg.rect(x + 52, y, 186, 72, fill="none", stroke="#b5a98f", rx=4,
                      stroke_dasharray="4 3")
@@ -243,10 +252,11 @@ def draw_ships(svg: Svg, game: DadaochengGame, s: DadaochengState, x0: float,
                      anchor="middle", fill=MUTED)
 
 
-def _ship_card(svg: Svg, game: DadaochengGame, ship_id: int, x: float, y: float) -> None:
+def _ship_card(svg: Svg, game: DadaochengGame, ship_id: int, x: float, y: float,
+               action: int) -> None:
     """A face-up ship card (class ``ship``): level, code, cost, required credit, rewards."""
     ship = game.ships[ship_id]
-    with svg.group(cls="ship-card"):
+    with svg.group(cls="ship-card", data_action=action):
         svg.tooltip(f"{ship.code}: {LEVEL_NAMES[ship.level - 1]}")
         svg.rect(x, y, 186, 72, fill=LEVEL_FILL[ship.level - 1], stroke="#5b4a33", rx=5,
                  cls="ship")
@@ -267,7 +277,8 @@ def draw_buildings(svg: Svg, game: DadaochengGame, s: DadaochengState, x0: float
     for t, building in enumerate(game.buildings):
         x, y = x0 + t * 148, y0 + 20
         dim = s.piles[t] == 0
-        with svg.group(cls="building-pile", opacity="0.45" if dim else None):
+        with svg.group(cls="building-pile", opacity="0.45" if dim else None,
+                       data_action=A.BUILDING0 + t):
             svg.tooltip(f"{BUILDING_NAMES[t]}: {s.piles[t]} left")
             svg.rect(x, y, 140, 62, fill=BUILDING_FILL[t], stroke="#5b4a33", rx=5)
             svg.text(x + 6, y + 15, BUILDING_NAMES[t], size=11, weight="bold", fill=INK)

@@ -11,6 +11,10 @@ Classes: ``card`` (a face-up card: field, pending, piles, shown hands),
 ``token`` (one Keep Playing token, in the supply or held), ``seat`` (a seat's
 group), ``pile-set`` (one group of a scoring pile: a completed set or the loose
 cards), ``field``, ``pending``.
+
+Click targets: a face-up hand card's group carries ``data-action`` = its PLAY_CARD
+id, a field card's its CAPTURE id and the card being matched LEAVE_ON_FIELD (the
+play page makes the legal ones clickable; hidden cards carry none).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.svg import Svg, final_caption, text_width
 
-from .actions import MULTIPLIER
+from .actions import CAPTURE0, LEAVE, MULTIPLIER, PLAY0
 from .picture_parts import (
     BIG,
     SET_LABELS,
@@ -97,13 +101,13 @@ def _field(svg: Svg, game: FlowersGame, s: FlowersState, top: float) -> float:
         for i, c in enumerate(order):
             row, col = divmod(i, per_row)
             draw_card(svg, game.cards[c], PAD + 4 + col * BIG_STEP,
-                      top + 22 + row * (BIG[1] + 6))
+                      top + 22 + row * (BIG[1] + 6), action=CAPTURE0 + c)
     if s.pending >= 0:
         x = WIDTH - PAD - PENDING_W + 20
         with svg.group(cls="pending"):
             svg.text(x + BIG[0] / 2, top + 16, "being matched", size=11, anchor="middle",
                      fill="#8a5a00", weight="bold")
-            draw_card(svg, game.cards[s.pending], x, top + 22, ring=ACT_RING)
+            draw_card(svg, game.cards[s.pending], x, top + 22, ring=ACT_RING, action=LEAVE)
     return top + height + 8
 
 
@@ -168,7 +172,7 @@ def _hand(svg: Svg, game: FlowersGame, s: FlowersState, p: int, viewer: int | No
     for i, c in enumerate(cards):
         x, y = PAD + 8 + i * BIG_STEP, top + 14
         if shown:
-            draw_card(svg, game.cards[c], x, y)
+            draw_card(svg, game.cards[c], x, y, action=PLAY0 + c)
         else:
             draw_back(svg, x, y)
 

@@ -45,9 +45,14 @@ SLOT_SHIFT = {"treasure": 4, "typhoon": 6}
 
 
 def draw_card(svg: Svg, card: Card, x: float, y: float, small: bool = False,
-              ring: str | None = None) -> None:
-    """A face-up card (class ``card``): month band, icon symbol, short tag, tooltip."""
-    with svg.group(transform=f"translate({x:.1f} {y:.1f})"):
+              ring: str | None = None, action: int | None = None) -> None:
+    """A face-up card (class ``card``): month band, icon symbol, short tag, tooltip.
+
+    ``action``: the id of the move this card stands for (playing it from the hand,
+    capturing it from the field), written as the group's ``data-action`` so a page can
+    make the card clickable; it does not change how the card looks.
+    """
+    with svg.group(transform=f"translate({x:.1f} {y:.1f})", data_action=action):
         svg.reuse(_face, card, small, ring)
 
 

@@ -13,6 +13,11 @@ completed cards), ``card-back`` (one per face-down landmark when a seat views),
 ``deck-card`` (one per face-down landmark, named, in the spectator view),
 ``time-pawn`` (one per player, on the score track) and ``seat`` (one per player).
 Everything but the face-down landmarks is open information (R-28).
+
+Click targets (for the play page; the picture looks the same): ``data-action`` lists the
+action ids a drawn thing stands for: a building pile's card (buy it), a face-up
+landmark (buy it from its deck) and a region (a charitable contribution, or choosing
+that region).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import TYPE_CHECKING
 from formosa_envs.core.svg import Svg, final_caption
 
 from . import picture_parts as P
+from .actions import BUY_B0, BUY_L0, CHARITY0, REGION0
 from .flow import RED_KEYS
 from .state import LANDMARK0, TaiwanState
 
@@ -122,7 +128,7 @@ def _region(svg: Svg, game: TaiwanGame, s: TaiwanState, r: int,
             viewer: int | None) -> None:
     x, y, w, h = box
     owners = s.regions[r]
-    with svg.group(cls="region-group"):
+    with svg.group(cls="region-group", data_action=f"{CHARITY0 + r} {REGION0 + r}"):
         svg.rect(x, y, w, h, fill="#eef3e2", stroke="#7c8a6a", cls="region", rx=6,
                  stroke_width=1.2)
         svg.text(x + 6, y + 15, f"{REGION_SHORT[r]} ({len(owners)})", size=12, weight="bold")
@@ -197,7 +203,8 @@ def _market(svg: Svg, game: TaiwanGame, s: TaiwanState) -> None:
         if b.kind == "exclusive":
             owner = s.exclusive[RED_KEYS.index(b.key)]
             note = f"active: P{owner}" if owner >= 0 else "exclusive"
-        P.market_card(svg, x, y, game, b.id, (note, f"{s.piles[b.id]} left"))
+        P.market_card(svg, x, y, game, b.id, (note, f"{s.piles[b.id]} left"),
+                      action=BUY_B0 + b.id)
 
 
 def _decks(svg: Svg, game: TaiwanGame, s: TaiwanState, viewer: int | None) -> None:
@@ -210,7 +217,7 @@ def _decks(svg: Svg, game: TaiwanGame, s: TaiwanState, viewer: int | None) -> No
                         "card-back" if viewer is not None else "deck-back")
         if up >= 0:
             notes = (REGION_SHORT[game.region_of[up]], f"deck {d}")
-            P.market_card(svg, x, y, game, LANDMARK0 + up, notes)
+            P.market_card(svg, x, y, game, LANDMARK0 + up, notes, action=BUY_L0 + d)
             svg.rect(x, y + 30, 4, P.CARD_H - 36, fill=P.DECK_COLOURS[d], stroke=None)
         else:
             P.empty_slot(svg, x, y, (f"deck {d}", "empty" if not below else "revealing"),

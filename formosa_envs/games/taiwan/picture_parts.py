@@ -154,9 +154,13 @@ def text_colour(kind: str) -> str:
 
 
 def market_card(svg: Svg, x: float, y: float, game: TaiwanGame, code: int,
-                notes: tuple[str, str]) -> None:
-    """A face-up card: name band in its kind colour, cost, time and VP, two notes."""
-    with svg.group(cls="card-group", transform=f"translate({x:g} {y:g})"):
+                notes: tuple[str, str], action: int | None = None) -> None:
+    """A face-up card: name band in its kind colour, cost, time and VP, two notes.
+
+    ``action``: the id of buying it, written as the group's ``data-action`` (a click
+    target for the play page; it does not change the picture)."""
+    with svg.group(cls="card-group", transform=f"translate({x:g} {y:g})",
+                   data_action=action):
         svg.reuse(_card_face, code, card_info(game, code), card_kind(game, code), notes)
 
 

@@ -19,6 +19,13 @@ Scented Factory), ``master`` (one per Tea Master on a processing track), ``merch
 ``event`` (events in play), ``kept-card``, ``worker`` (workers off the tracks),
 ``weather``.
 
+Click targets (for the play page; the picture looks the same): ``data-action`` lists the
+action ids a drawn thing stands for. Invisible boxes (``fill-opacity`` 0, class ``hit``)
+over each plantation space (harvest there, or choose it), each Tea Processing row
+(process, complete, or choose that track), each Global Market space and the Domestic
+Market; the merchant cards of the display and the characters of the draft carry it on
+their own group.
+
 Speed: what depends only on the configuration (track spaces, plantation cells, the
 Domestic track, board frames and labels) is drawn once per config and cached; a
 picture then draws only the pieces (about 2-4 ms).
@@ -31,6 +38,7 @@ from typing import TYPE_CHECKING
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.svg import Svg, final_caption
 
+from . import actions as A
 from .content import CHARACTER_NAMES
 from .picture_parts import (
     INK,
@@ -92,6 +100,8 @@ def render_svg(game: TeaGame, state: TeaState, viewer: int | None = None) -> str
     _display(svg, game, s)
     _markets(svg, game, s)
     _events(svg, game, s)
+    if not s.over:
+        _targets(svg, game)
     acting = _acting(s)
     for p in range(s.num_players):
         marks = (p == viewer, p == acting, p == s.turn and s.phase == Phase.ACTIONS
@@ -251,7 +261,8 @@ def _display(svg: Svg, game: TeaGame, s: TeaState) -> None:
     for r, row in enumerate(s.display):
         y = ROW_Y + ROW_PITCH * r
         for slot, card in enumerate(row):
-            _merchant(svg, game, card, DISPLAY_X + CARD_PITCH * slot, y, offered=slot == 2)
+            _merchant(svg, game, card, DISPLAY_X + CARD_PITCH * slot, y, offered=slot == 2,
+                      action=A.MERCHANT0 + 3 * r + slot)
     piles = [("Stage 1", len(s.deck_pools[0])), ("Stage 2", len(s.deck_pools[1])),
              ("Stage 3", len(s.deck_pools[2])), ("Returned", len(s.deck_tail))]
     label(svg, DECK_X + 8, 50, f"Deck ({sum(k for _, k in piles)})", fill=INK)
@@ -260,13 +271,14 @@ def _display(svg: Svg, game: TeaGame, s: TeaState) -> None:
 
 
 def _merchant(svg: Svg, game: TeaGame, card: int, x: float, y: float,
-              offered: bool) -> None:
+              offered: bool, action: int) -> None:
     if card < 0:
         svg.rect(x, y, CARD_W, CELL_H, fill="none", stroke=LINE, stroke_dasharray="4 3",
                  rx=5, cls="merchant-slot")
         return
     m = game.merchants[card]
-    with svg.group(cls="merchant offered" if offered else "merchant", data_card=m.code):
+    with svg.group(cls="merchant offered" if offered else "merchant", data_card=m.code,
+                   data_action=action):
         svg.rect(x, y, CARD_W, CELL_H, fill="#fbf3e2", stroke="#b8902f" if offered else LINE,
                  stroke_width=2.5 if offered else 1, rx=5)
         svg.text(x + 6, y + 14, m.code, size=10, weight="bold", fill=INK)
@@ -321,7 +333,7 @@ def _events(svg: Svg, game: TeaGame, s: TeaState) -> None:
     title = "Characters to draft" if s.draft_pool else "Historical events (one per round)"
     svg.text(x + 8, y + 17, title, size=13, weight="bold", fill=INK)
     for k, ch in enumerate(s.draft_pool):
-        with svg.group(cls="character draft", data_character=ch):
+        with svg.group(cls="character draft", data_character=ch, data_action=A.CHARACTER0 + ch):
             svg.rect(x + 8 + 84 * k, y + 26, 80, 30, fill="#f3e6c8", stroke="#9a7b3c", rx=4)
             first, _, rest = CHARACTER_NAMES[ch].partition(" ")
             svg.text(x + 48 + 84 * k, y + 39, first, size=10, anchor="middle", fill=INK)
@@ -330,6 +342,26 @@ def _events(svg: Svg, game: TeaGame, s: TeaState) -> None:
     events = sorted(s.events, key=lambda e: game.events[e].year)
     for k, e in enumerate(events):
         _event(svg, game.events[e].year, k + 1, s, x + 8 + 70 * k, top, height)
+
+
+def _targets(svg: Svg, game: TeaGame) -> None:
+    """Invisible click boxes: plantation spaces, processing rows, the two markets."""
+    for sp in game.play_spaces:
+        r, c = divmod(sp, 4)
+        _hit(svg, PLANT_X + CELL_W * c + 2, ROW_Y + ROW_PITCH * r, CELL_W - 4, CELL_H,
+             (A.HARVEST0 + sp, A.SPACE0 + sp))
+    for t, row in enumerate(game.board.processing):
+        _hit(svg, TRACK_X, ROW_Y + ROW_PITCH * t, SPACE_W * len(row.effects), CELL_H,
+             (A.PROCESS0 + t, A.COMPLETE0 + t, A.TRACK0 + t))
+    for g in range(len(game.board.market)):
+        _hit(svg, 18 + 110 * g, MID_Y + 24, 104, 50, (A.GLOBAL0 + g,))
+    _hit(svg, 360, MID_Y, 390, 104, tuple(range(A.DOMESTIC0, A.DOMESTIC0 + 4)))
+
+
+def _hit(svg: Svg, x: float, y: float, w: float, h: float, actions: tuple[int, ...]) -> None:
+    """A box that is not seen but can be clicked, standing for ``actions``."""
+    svg.rect(x, y, w, h, fill="#ffffff", stroke=None, fill_opacity=0, cls="hit",
+             data_action=" ".join(str(a) for a in actions))
 
 
 def _event(svg: Svg, year: int, rnd: int, s: TeaState, x: float, y: float,
