@@ -13,7 +13,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,rllib,spiel,jax]"
+	$(BIN)/pip install -q -e ".[dev,rllib,spiel,jax,web]"
 	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib
 
 $(VENV)/.rllib: pyproject.toml | $(BIN)/python
@@ -32,10 +32,12 @@ run: $(VENV)/.train
 simulate: $(VENV)/.core
 	$(BIN)/formosa simulate flowers --players 3 --games 1000 --seed 0
 
-## test: set up the dev tools, lint, run the default suite, the PettingZoo-floor check (fresh
+## test: set up the dev tools, lint, run the default suite (with the web app's server tests,
+## tests/web: the [web] extra is part of the dev setup), the PettingZoo-floor check (fresh
 ## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests, the
-## OpenSpiel bridge tests, the JAX engine tests, the browser tests (headless Chromium from Debian's packages,
-## installed here when missing) and the ecosystem recipes (make ecosystem)
+## OpenSpiel bridge tests, the JAX engine tests, the browser tests (replay and play pages in
+## headless Chromium from Debian's packages, installed here when missing) and the ecosystem
+## recipes (make ecosystem)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest

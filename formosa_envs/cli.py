@@ -1,10 +1,12 @@
-"""The ``formosa`` command: list, info, play, simulate, replay, train, tournament, bench.
+"""The ``formosa`` command: list, info, play, serve, simulate, replay, train, tournament,
+bench.
 
 Examples::
 
     formosa list
     formosa info flowers --players 3
     formosa play flowers --players 2 --seats human,random
+    formosa serve                              # play in the browser ([web] extra)
     formosa simulate flowers --players 3 --games 1000 --seed 0
     formosa bench flowers --players 2 --seconds 10
     formosa simulate tea --games 5 --agents heuristic --record games/   # JSON game records
@@ -118,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="save the finished game as a JSON record (formosa replay FILE); "
                            "checked before the game starts")
     play.set_defaults(run=cmd_play)
+    _serve_parser(sub)
     sim = _game_parser(sub, "simulate", "simulate random games and summarise them")
     sim.add_argument("--games", type=int_between(1, MAX_GAMES), default=1000,
                      help=f"number of games, 1 to {MAX_GAMES:,} (default 1000)")
@@ -151,6 +154,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="--backend jax: games played at once (default 1024)")
     bench.set_defaults(run=cmd_bench)
     return parser
+
+
+def _serve_parser(sub: Any) -> None:
+    """``formosa serve [--host H] [--port P] [--games-dir DIR]``."""
+    serve = sub.add_parser("serve", help="play against the agents in a browser (a local web "
+                           "app; needs the [web] extra)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int_between(0, 65535), default=8000,
+                       help="port to listen on (default 8000)")
+    serve.add_argument("--games-dir", default="formosa-games", metavar="DIR",
+                       help="folder of the game records, written after every move; games "
+                            "in progress there are resumed on start (default formosa-games)")
+    serve.set_defaults(run=cmd_serve)
 
 
 def _game_parser(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
@@ -248,6 +265,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     play_session(args.game, args.players, seats, args.seed, record_path=args.record,
                  names=names, **options)
     return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the browser app (the [web] extra) until interrupted."""
+    from formosa_envs.web import WEB_HINT, missing_web_modules
+    if missing_web_modules():
+        raise FormosaError(f"{WEB_HINT} ({', '.join(missing_web_modules())} missing)")
+    check_output_folder(args.games_dir, "--games-dir")
+    from formosa_envs.web.server import serve
+    return serve(args.host, args.port, args.games_dir)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

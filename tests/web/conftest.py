@@ -1,0 +1,120 @@
+"""Fixtures of the web app's tests: the app through Starlette's TestClient, a real
+``formosa serve`` in a subprocess, and headless Chromium.
+
+The tests that need the ``[web]`` extra (Starlette, uvicorn, and httpx2 for the test
+client) are not collected when it is absent, as tests/conftest.py does for the other
+extras; ``make test`` installs it (the dev setup) and runs them. The click-target tests
+(``test_targets.py``) need only the engines and always run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NEEDS_EXTRA = ["test_api.py", "test_api_errors.py", "test_sessions.py", "test_serve.py",
+               "test_browser.py"]
+collect_ignore = NEEDS_EXTRA if any(importlib.util.find_spec(m) is None
+                                    for m in ("starlette", "uvicorn", "httpx2")) else []
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[Any]:
+    """A TestClient over a fresh app whose games live in ``tmp_path / "games"``."""
+    from starlette.testclient import TestClient
+
+    from formosa_envs.web.app import create_app
+    with TestClient(create_app(tmp_path / "games")) as test_client:
+        yield test_client
+
+
+def free_port() -> int:
+    """A port nobody listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Served:
+    """A ``formosa serve`` subprocess: its URL, first line of output, and a stop."""
+
+    def __init__(self, games_dir: Path) -> None:
+        self.games_dir = games_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-c", "from formosa_envs.cli import main; "
+                   "raise SystemExit(main())", "serve", "--port", str(self.port),
+                   "--games-dir", str(games_dir)]
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.first_line = self.process.stdout.readline()
+        self._wait_until_up()
+
+    def _wait_until_up(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"formosa serve ended: {self.first_line}"
+                                   f"{self.process.stdout.read()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("formosa serve did not start listening")
+
+    def stop(self) -> None:
+        """Interrupt the server (as Ctrl-C does) and wait for it to end."""
+        if self.process.poll() is None:
+            self.process.send_signal(2)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process.stdout.close()
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A real server on a free port (games in ``tmp_path / "games"``), stopped afterwards."""
+    server = Served(tmp_path / "games")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def chrome() -> Iterator[Any]:
+    """Headless Chromium (fails, naming the fix, when it is not installed)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    binary, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if not binary or not driver_path:
+        pytest.fail("the browser tests need Debian's chromium and chromium-driver: make browser "
+                    "(apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-default-apps", "--disable-sync", "--no-first-run",
+                 "--window-size=1500,1100"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
