@@ -45,7 +45,7 @@ async function openLobby() {
   for (const spec of page.catalogue.seat_examples) $("seat-specs").append(
     element("option", null, { value: spec }));
   select.onchange = buildForm;
-  $("players").onchange = buildSeats;
+  $("players").oninput = buildSeats;
   $("new-game").onsubmit = startGame;
   buildForm();
   await listGames();
