@@ -1,8 +1,11 @@
 """``formosa play``: people and agents at one table in the terminal.
 
-A human seat sees the table from its own chair (other hands hidden), a
-numbered list of legal moves with labels, and picks one by number. Bad input
-gets a message and a new prompt; ``q`` (or end of input) leaves the game.
+A human seat sees the table from its own chair (other hands hidden), the decision
+asked in words (``Player 0, choose a card from your hand to play``), a numbered list
+of legal moves with labels, and picks one by number. Bad input gets a message and a
+new prompt; ``q`` (or end of input) leaves the game. Agents' moves are told one line
+each; chance is told one line per kind of event (``narrate.py``), hiding from the
+human seat what it may not see.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import numpy as np
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
+
+from .narrate import ChanceNarrator, decision_prompt
 
 
 class HumanQuit(Exception):
@@ -37,6 +42,7 @@ class HumanSeat:
         seat = game.current_player(state)
         legal = game.legal_actions(state)
         self.out.write("\n" + game.render(state, viewer=seat) + "\n")
+        self.out.write(f">> {decision_prompt(game, state)}\n")
         for i, action in enumerate(legal):
             self.out.write(f"  {i:>2}: {game.action_label(state, action)}\n")
         while True:
@@ -97,26 +103,43 @@ def play_session(game_name: str, num_players: int, seats: list[Any], seed: int |
 
 def _play_out(game: Any, seats: list[Any], seed: int, out: TextIO,
               steps: list[list[Any]]) -> Any:
-    """Play to the end, narrating agents' moves and public chance; fill ``steps``."""
+    """Play to the end, narrating agents' moves and chance; fill ``steps``.
+
+    Chance events between two decisions are summarised one line per kind of event,
+    as the human seat may see them (everything public when several people play).
+    """
     humans = [i for i, seat in enumerate(seats) if isinstance(seat, HumanSeat)]
-    viewer = humans[0] if len(humans) == 1 else None
+    narrator = ChanceNarrator(game, humans[0] if len(humans) == 1 else None)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     while not game.is_terminal(state):
         player = game.current_player(state)
         if player == CHANCE:
             action = game.sample_chance(state, rng)
-            news = game.public_label(state, action, viewer) if humans else None
-            if news:
-                out.write(f"chance: {news}\n")
+            if humans:
+                narrator.note(state, action)
         else:
+            _write_lines(out, narrator.flush())
             action = seats[player].act_on_state(game, state)
             if not isinstance(seats[player], HumanSeat):
-                out.write(f"player {player} ({seats[player].name}): "
+                out.write(f"player {player} ({seats[player].name}){_context(game, state)}: "
                           f"{game.action_label(state, action)}\n")
         steps.append([int(player), int(action), game.action_label(state, action)])
         game.apply_action(state, action)
+    _write_lines(out, narrator.flush())
     return state
+
+
+def _context(game: Any, state: Any) -> str:
+    """``, taking a cube``: what the deciding seat is doing, to read an agent's move by."""
+    text = game.decision_description(state)
+    _, sep, doing = text.partition(" is ")
+    return f", {doing}" if sep else ""
+
+
+def _write_lines(out: TextIO, lines: list[str]) -> None:
+    for line in lines:
+        out.write(line + "\n")
 
 
 def _winners_text(game: Any, state: Any) -> str:

@@ -171,7 +171,7 @@ class DadaochengGame(OpenGame):
     # ----- views ----------------------------------------------------------------------
     def render(self, state: DadaochengState, viewer: int | None = None) -> str:
         """The table as text."""
-        return render_text(self, state)
+        return render_text(self, state, viewer)
 
     def render_svg(self, state: DadaochengState, viewer: int | None = None) -> str:
         """The table as an SVG picture (``picture.py``); ``viewer`` marks "you"."""

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
+
+from formosa_envs.core.wording import amounts, seat_tags, wrap_segments
 
 from .content import BUILDINGS, COLOURS
 from .grid import LINES, showing
-from .state import DadaochengState
+from .state import ROUNDS, DadaochengState, Phase
 
 if TYPE_CHECKING:
     from .game import DadaochengGame
 
 SIDE_NAMES = ("South", "West", "North", "East")
 LETTERS = "RWGYK"
+
+
+def building_name(kind: int) -> str:
+    """``Opium Den`` for building type ``kind``."""
+    return BUILDINGS[kind].replace("_", " ").title()
 
 
 def _line(i: int) -> str:
@@ -43,32 +51,106 @@ def label_action(game: DadaochengGame, s: DadaochengState, action: int) -> str:
     return game.segment_label(s, action, _LABELS)
 
 
-def render_text(game: DadaochengGame, s: DadaochengState) -> str:
-    """The grid (showing colour, lower case = back side up), storehouses and players."""
-    lines = [f"Dadaocheng, round {s.round}, start player {s.start_player}"]
-    if min(s.cell_disc) >= 0:
-        shown = showing(tuple(game.discs[d].faces for d in s.cell_disc), s.bits())
-        for r in range(4):
-            row = [LETTERS[shown[4 * r + c]] if not s.flipped[4 * r + c]
-                   else LETTERS[shown[4 * r + c]].lower() for c in range(4)]
-            lines.append("  " + " ".join(row))
-    for side in range(4):
-        if s.covered[side]:
-            continue
-        spaces = [("S" if s.remodelled[4 * side + k] else "")
-                  + "".join(LETTERS[c] * n for c, n in enumerate(s.storehouse[4 * side + k]))
-                  for k in range(4)]
-        lines.append(f"  {SIDE_NAMES[side]:5s} storehouse: " + " | ".join(x or "." for x in spaces))
-    ups = [game.ships[i].code if i >= 0 else "-" for i in s.ship_up]
-    lines.append(f"  ships up: {' '.join(ups)}; buildings left {s.piles}")
+def render_text(game: DadaochengGame, s: DadaochengState, viewer: int | None = None) -> str:
+    """The table for people: the event, the disc grid with the storehouses around it,
+    ships and buildings for sale, and every player's holdings (all of it is open
+    information; ``viewer`` only marks that seat as "you")."""
+    turn = s.turn if s.phase == Phase.TURNS and not s.over else None
+    who = f" - player {turn} to play" if turn is not None else ""
+    lines = [f"Dadaocheng - round {s.round} of {ROUNDS[s.num_players]}{who} - "
+             f"start player {s.start_player}"]
+    lines += _event_lines(game, s)
+    lines += _grid_lines(game, s)
+    lines += _shop_lines(game, s)
     prestige = game.prestige(s)
     for p in range(s.num_players):
-        hand = "".join(LETTERS[c] * n for c, n in enumerate(s.hand[p])) or "-"
-        lines.append(f"  P{p}{'*' if p == s.turn else ' '} {prestige[p]:3d} PP hand {hand} "
-                     f"credit {s.credit[p]} opium {s.opium[p]} ships {len(s.ships[p])} "
-                     f"buildings {s.buildings[p]} loops {s.sign[p]}")
+        lines += _player_lines(game, s, p, prestige[p], viewer, turn)
     if s.last_event:
-        lines.append(f"last: {s.last_event}")
+        lines.append("Last: " + re.sub(r"collects line (\d+)",
+                                       lambda m: f"collects the {_line(int(m.group(1)))}",
+                                       s.last_event))
     if not s.over and s.stack:
-        lines.append(f"now: {game.decision_description(s)}")
+        lines.append(f"Now: {game.decision_description(s)}")
     return "\n".join(lines)
+
+
+def _event_lines(game: DadaochengGame, s: DadaochengState) -> list[str]:
+    if len(s.events) < s.round:
+        return []
+    event = game.events[s.events[s.round - 1]]
+    how = "acts by itself" if event.automatic else "any player may execute it once a turn"
+    return [f"Event this round: {event.year} {event.name} ({how})"]
+
+
+def _store(s: DadaochengState, side: int, k: int) -> str:
+    if s.covered[side]:
+        return ""
+    space = 4 * side + k
+    cubes = "".join(LETTERS[c] * n for c, n in enumerate(s.storehouse[space]))
+    return ("S" if s.remodelled[space] else "") + (cubes or ("" if s.remodelled[space] else "."))
+
+
+def _side_name(s: DadaochengState, side: int) -> str:
+    if s.covered[side]:
+        return ""
+    owners = [p for p in range(s.num_players) if s.sides_of[p] == side]
+    return SIDE_NAMES[side] + (f" (P{owners[0]})" if owners else "")
+
+
+def _disc(shown: list[int], flipped: list[int], cell: int) -> str:
+    letter = LETTERS[shown[cell]]
+    return letter.lower() if flipped[cell] else letter
+
+
+def _grid_lines(game: DadaochengGame, s: DadaochengState) -> list[str]:
+    if min(s.cell_disc) < 0:
+        return ["Disc grid: being laid out"]
+    lines = ["Disc grid: R red, W white, G green, Y yellow, K black (opium); lower case = "
+             "back side up", "Storehouses around it: space k faces row/column k; S = a Store;"
+             " . = empty. Cell numbers on the right."]
+    shown = showing(tuple(game.discs[d].faces for d in s.cell_disc), s.bits())
+    north = "".join(f"{_store(s, 2, c):^4}" for c in range(4))
+    south = "".join(f"{_store(s, 0, c):^4}" for c in range(4))
+    lines.append(f"  {_side_name(s, 2):>16} {north}")
+    for r in range(4):
+        cells = "".join(f"{_disc(shown, s.flipped, 4 * r + c):^4}" for c in range(4))
+        west = _side_name(s, 1) if r == 0 else ""
+        east = _side_name(s, 3) if r == 0 else ""
+        numbers = " ".join(f"{4 * r + c:2d}" for c in range(4))
+        lines.append(f"  {west:>11} {_store(s, 1, r):>4} {cells} {_store(s, 3, r):<4} "
+                     f"{east:11}   {numbers}")
+    lines.append(f"  {_side_name(s, 0):>16} {south}")
+    return lines
+
+
+def cost_text(cost: tuple[int, ...] | list[int]) -> str:
+    """``2 red + 1 green`` for a four-colour cube cost."""
+    return " + ".join(f"{k} {COLOURS[c]}" for c, k in enumerate(cost) if k) or "free"
+
+
+def _shop_lines(game: DadaochengGame, s: DadaochengState) -> list[str]:
+    from .shop import building_cost, ships_left
+    lines = ["Ships for sale (cost; credit needed to buy; credit gained; prestige):"]
+    for level, ship_id in enumerate(s.ship_up):
+        below = f"{ships_left(game, s, level)} more face down"
+        if ship_id < 0:
+            lines.append(f"  level {level + 1}: none ({below})")
+            continue
+        ship = game.ships[ship_id]
+        lines.append(f"  level {level + 1}: {ship.code} {cost_text(ship.cost)}; "
+                     f"needs {ship.required} credit; +{ship.credit} credit; {ship.prestige} PP "
+                     f"({below})")
+    piles = [f"{building_name(k)} {s.piles[k]} left, {cost_text(building_cost(game, s, k))}"
+             for k in range(len(BUILDINGS))]
+    return lines + ["Buildings:"] + wrap_segments(piles, indent="  ")
+
+
+def _player_lines(game: DadaochengGame, s: DadaochengState, p: int, prestige: int,
+                  viewer: int | None, turn: int | None) -> list[str]:
+    hand = amounts(s.hand[p], COLOURS)
+    head = (f"{seat_tags(p, viewer, turn)}: {prestige} PP; hand: {hand} ({sum(s.hand[p])}/"
+            f"{game.hand_limit}); credit {s.credit[p]}; opium used {s.opium[p]}")
+    ships = ", ".join(game.ships[i].code for i in s.ships[p])
+    built = amounts(s.buildings[p], [building_name(k) for k in range(len(BUILDINGS))])
+    return [head] + wrap_segments([f"ships: {ships or 'none'}", f"buildings: {built}",
+                                   f"loops: {s.sign[p]}" if s.sign[p] else ""])

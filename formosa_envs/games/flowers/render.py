@@ -1,8 +1,11 @@
-"""Text rendering of a Formosa Flowers state (render modes ``ansi`` and ``human``)."""
+"""Text rendering of a Formosa Flowers state (render modes ``ansi`` and ``human``, and
+the table ``formosa play`` prints before every human decision)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from formosa_envs.core.wording import plural, seat_tags
 
 from .actions import MULTIPLIER
 from .state import FlowersState
@@ -14,15 +17,15 @@ if TYPE_CHECKING:
 def render_text(game: FlowersGame, s: FlowersState, viewer: int | None = None) -> str:
     """The table as a person sees it; hands other than ``viewer``'s are hidden.
 
-    ``viewer=None`` shows every hand (a spectator's or debugger's view).
+    ``viewer=None`` shows every hand (a spectator's or debugger's view). Cards are
+    named ``month-Icon`` (``3-Bird``, ``9/10`` for a wild card).
     """
-    names = game.cards
-    lines = [f"Formosa Flowers - round {s.round} - deck {len(s.deck)} cards - "
-             f"token supply {s.supply} - target {game.config.target_vp} VP"]
-    lines.append("Field: " + (" ".join(f"[{names[c].short}]" for c in sorted(s.field))
-                              or "(empty)"))
+    lines = [f"Formosa Flowers - round {s.round} - first to {game.config.target_vp} VP wins",
+             f"Deck: {plural(len(s.deck), 'card')} face down; token supply: {s.supply}"]
+    lines.append("Field: " + (f"{_cards(game, s.field)} ({plural(len(s.field), 'card')})"
+                              if s.field else "(empty)"))
     if s.pending >= 0:
-        lines.append(f"Being matched: [{names[s.pending].short}]")
+        lines.append(f"Being matched: [{game.cards[s.pending].short}]")
     for p in range(s.num_players):
         lines.extend(_seat_lines(game, s, p, viewer))
     if s.last_event:
@@ -31,24 +34,24 @@ def render_text(game: FlowersGame, s: FlowersState, viewer: int | None = None) -
     return "\n".join(lines)
 
 
+def _cards(game: FlowersGame, cards: list[int]) -> str:
+    return " ".join(f"[{game.cards[c].short}]" for c in sorted(cards))
+
+
 def _seat_lines(game: FlowersGame, s: FlowersState, p: int, viewer: int | None) -> list[str]:
-    tags = []
-    if p == viewer:
-        tags.append("you")
-    if p == s.round_start:
-        tags.append("start")
-    if p == s.turn and not s.over:
-        tags.append("turn")
+    extra = ["starts the round"] if p == s.round_start else []
     if s.cashed[p]:
-        tags.append("cashed out")
-    head = (f"Player {p}" + (f" ({', '.join(tags)})" if tags else "")
-            + f": {s.scores[p]} VP, tokens {s.tokens[p]} (x{MULTIPLIER[s.tokens[p]]}),"
-            f" sets worth {game.score_cards(s.piles[p]).vp} VP")
+        extra.append("cashed out")
+    head = seat_tags(p, viewer, None if s.over else s.turn, extra)
+    tokens = s.tokens[p]
+    head += (f": {s.scores[p]} VP, {plural(tokens, 'token')} (cash out x{MULTIPLIER[tokens]}),"
+             f" sets worth {game.score_cards(s.piles[p]).vp} VP")
     if viewer is None or viewer == p:
-        hand = " ".join(f"[{game.cards[c].short}]" for c in sorted(s.hands[p])) or "(empty)"
+        hand = f"hand ({len(s.hands[p])}): " + (_cards(game, s.hands[p]) or "(empty)")
     else:
-        hand = f"{len(s.hands[p])} hidden card(s)"
-    pile = " ".join(game.cards[c].short for c in sorted(s.piles[p])) or "(empty)"
-    sets = ", ".join(f"{x.name} {x.cards} cards {x.vp} VP"
-                     for x in game.score_cards(s.piles[p]).sets) or "none"
-    return [head, f"    hand: {hand}", f"    pile: {pile}", f"    sets: {sets}"]
+        hand = f"hand: {len(s.hands[p])} hidden card(s)"
+    pile = " ".join(game.cards[c].short for c in sorted(s.piles[p])) or "(none)"
+    sets = ", ".join(f"{x.name} ({x.cards} cards, {x.vp} VP)"
+                     for x in game.score_cards(s.piles[p]).sets) or "none yet"
+    return [head, f"    {hand}",
+            f"    captured ({len(s.piles[p])}): {pile}; sets: {sets}"]

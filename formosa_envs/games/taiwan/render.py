@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.payment import pay_units
+from formosa_envs.core.wording import amounts, plural, seat_tags
 
 from . import actions as A
+from .flow import RED_KEYS
 from .payment import SOURCE_NAMES, describe_unit
 from .state import LANDMARK0, TaiwanState
 
@@ -48,39 +50,65 @@ def cost_text(card: object) -> str:
 
 
 def render_text(game: TaiwanGame, s: TaiwanState, viewer: int | None = None) -> str:
-    """The whole (public) table as text."""
+    """The whole (public) table as text: buildings and landmarks for sale, regions, and
+    every player's holdings, cards under construction and completed cards."""
+    turn = s.turn if s.phase in (1, 2) and not s.over else None
+    who = f" - player {turn} to {'roll' if s.phase == 1 else 'act'}" if turn is not None else ""
     lines = [f"Taiwan Formosa - round {s.round}{' (final)' if s.final_round else ''} - "
-             f"{PHASES[s.phase]} phase - start player {s.start_player}"]
-    lines.append("Buildings (left; cost + 1 worker; time; VP):")
-    lines += [f"  {b.name} x{s.piles[b.id]}: {cost_text(b)}; t{b.time}; {b.vp} VP"
-              for b in game.buildings if s.in_game[b.id]]
-    lines.append("Landmarks (face up, cards below):")
+             f"{PHASES[s.phase]} phase{who} - start player {s.start_player}"]
+    lines.append("Buildings for sale (cost, and 1 worker per purchase; rounds to build; VP):")
+    lines += [f"  {b.name} ({s.piles[b.id]} left): {cost_text(b)}; {plural(b.time, 'round')};"
+              f" {b.vp} VP" for b in game.buildings if s.in_game[b.id]]
+    lines.append("Landmarks face up (region: cost; rounds to build; VP; cards below):")
     for d, card in enumerate(s.face_up):
         if card < 0:
             lines.append(f"  deck {d}: (empty, {len(s.decks[d])} below)")
             continue
         lm = game.landmarks[card]
-        lines.append(f"  deck {d}: {lm.name} ({lm.region}): {cost_text(lm)}; t{lm.time}; "
-                     f"{lm.vp} VP (+{len(s.decks[d])} below)")
-    for r, name in enumerate(A.REGION_NAMES):
-        owners = " ".join("N" if o == s.num_players else str(o) for o in s.regions[r])
-        lines.append(f"{name}: {owners or '-'}")
+        lines.append(f"  deck {d}: {lm.name} ({lm.region}): {cost_text(lm)}; {lm.time} rounds; "
+                     f"{lm.vp} VP; {len(s.decks[d])} below")
+    lines.append(_regions_line(s))
+    lines += _red_line(game, s)
     for p in range(s.num_players):
-        lines.append(_player_line(game, s, p, viewer))
+        lines += _player_lines(game, s, p, viewer, turn)
     if s.last_event:
         lines.append(f"Last: {s.last_event}")
     lines.append("Now: " + game.decision_description(s))
     return "\n".join(lines)
 
 
-def _player_line(game: TaiwanGame, s: TaiwanState, p: int, viewer: int | None) -> str:
-    res = "/".join(str(x) for x in s.res[p])
-    track = ", ".join(f"{card_name(game, c)}@{sp}" for c, sp in s.track[p]) or "-"
-    built = ", ".join(card_name(game, c) for c in s.built[p]) or "-"
-    you = " (you)" if p == viewer else ""
-    return (f"Player {p}{you}: {s.vp[p]} VP, {s.coins[p]} coins, wood/brick/steel/stone {res}, "
-            f"workers {s.workers[p]}+{s.tribal[p]}, merchants {s.merchants[p]}, "
-            f"markers {s.markers[p]}\n    track: {track}\n    built: {built}")
+def _regions_line(s: TaiwanState) -> str:
+    def owner(o: int) -> str:
+        return "neutral" if o == s.num_players else f"P{o}"
+    parts = [f"{name.split()[0]}: {' '.join(owner(o) for o in s.regions[r]) or '-'}"
+             for r, name in enumerate(A.REGION_NAMES)]
+    return "Regions (markers, first placed first): " + " | ".join(parts)
+
+
+def _red_line(game: TaiwanGame, s: TaiwanState) -> list[str]:
+    held = [f"{card_name(game, game.type_id[key])}: player {owner}"
+            for key, owner in zip(RED_KEYS, s.exclusive, strict=True) if owner >= 0]
+    return ["Red building abilities held: " + ", ".join(held)] if held else []
+
+
+def _player_lines(game: TaiwanGame, s: TaiwanState, p: int, viewer: int | None,
+                  turn: int | None) -> list[str]:
+    held = [*(f"{k} {FACES[r]}" for r, k in enumerate(s.res[p]) if k)]
+    held += [plural(k, noun) for k, noun in ((s.workers[p], "worker"),
+                                             (s.merchants[p], "merchant")) if k]
+    head = (f"{seat_tags(p, viewer, turn)}: {s.vp[p]} VP, {s.coins[p]} coins; hand: "
+            f"{', '.join(held) or 'nothing'}; {s.markers[p]} markers left")
+    more = []
+    if s.tribal[p]:
+        more.append(f"Tribal Village: {plural(s.tribal[p], 'worker')}")
+    if sum(s.warehouse[p]):
+        more.append("Warehouse: " + amounts(s.warehouse[p], FACES[:4]))
+    if s.track[p]:
+        more.append("being built: " + ", ".join(
+            f"{card_name(game, c)} ({plural(sp, 'round')} left)" for c, sp in s.track[p]))
+    if s.built[p]:
+        more.append("built: " + ", ".join(card_name(game, c) for c in s.built[p]))
+    return [head] + (["    " + "; ".join(more)] if more else [])
 
 
 def label_action(game: TaiwanGame, s: TaiwanState, action: int) -> str:

@@ -100,7 +100,7 @@ class TeaGame(OpenGame):
 
     def render(self, state: TeaState, viewer: int | None = None) -> str:
         """The table as text."""
-        return render_text(self, state)
+        return render_text(self, state, viewer)
 
     def render_svg(self, state: TeaState, viewer: int | None = None) -> str:
         """The table as an SVG picture (``picture.py``); all of it is open information,
