@@ -63,7 +63,10 @@ def parse_choice(line: str, count: int) -> int | None:
     text = line.strip()
     if not text.isdigit():
         return None
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:  # a digit int() cannot read ('²'), or a number of over 4300 digits
+        return None
     return value if 0 <= value < count else None
 
 

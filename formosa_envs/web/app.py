@@ -17,10 +17,15 @@ GET      ``/api/games/{id}/record``      the game record, once the game is over
 =======  ==============================  =============================================
 
 Errors are JSON ``{"error": message}`` with a 4xx status: 400 a malformed request
-(body, field, game, option, seat spec), 403 the view of an agent's seat, 404 an
-unknown game or path, 405 a wrong method, 409 a request the game's state refuses
-(a stale version, out of turn, the game over), 413 a body too large, 422 an illegal
-move. Session work (drawing, replaying, building agents) runs in the thread pool.
+(body, missing or unknown field, game, option, seat spec), 403 the view of an agent's
+seat or a post from another site's page, 404 an unknown game or path, 405 a wrong
+method, 409 a request the game's state refuses (a stale version, out of turn, the game
+over), 413 a body too large, 415 a body sent as something other than JSON, 422 an
+illegal move. Session work (drawing, replaying, building agents) runs in the thread pool.
+
+A post must come from this server's own page (an ``Origin`` header, which browsers
+send, must name this host), so that a page of another site open in the same browser
+cannot make moves or start games here.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -39,7 +45,15 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .errors import CONFLICT, WebError, bad_request
+from .errors import (
+    CONFLICT,
+    FORBIDDEN,
+    TOO_LARGE,
+    UNSUPPORTED_TYPE,
+    WebError,
+    bad_request,
+    clip,
+)
 from .newgame import catalogue, parse_new_game
 from .session import PLAYING
 from .store import GameStore
@@ -47,6 +61,8 @@ from .views import game_view, resolve_viewer, summary
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024
+MAX_INT = 10**18 - 1
+MOVE_KEYS, UNDO_KEYS = ("version", "action", "seat"), ("version", "seat")
 
 
 def create_app(games_dir: str | Path) -> Starlette:
@@ -115,7 +131,7 @@ class Api:
     async def move(self, request: Request) -> Response:
         """A person's move, naming the version it answers."""
         session = self.store.get(request.path_params["game_id"])
-        body = await read_json(request)
+        body = await read_json(request, MOVE_KEYS)
         version, seat = _int_field(body, "version"), _seat_field(session, body)
         action = _int_field(body, "action")
         await run_in_threadpool(session.play, action, version, seat)
@@ -124,7 +140,7 @@ class Api:
     async def undo(self, request: Request) -> Response:
         """Back to the last decision a person made."""
         session = self.store.get(request.path_params["game_id"])
-        body = await read_json(request)
+        body = await read_json(request, UNDO_KEYS)
         version, seat = _int_field(body, "version"), _seat_field(session, body)
         await run_in_threadpool(session.undo, version)
         return JSONResponse(await run_in_threadpool(game_view, session, seat))
@@ -132,7 +148,7 @@ class Api:
     async def abandon(self, request: Request) -> Response:
         """Stop the game; its record is saved and may be downloaded."""
         session = self.store.get(request.path_params["game_id"])
-        body = await read_json(request)
+        body = await read_json(request, UNDO_KEYS)
         version = _int_field(body, "version", optional=True)
         seat = _seat_field(session, body)
         await run_in_threadpool(session.abandon, version)
@@ -150,26 +166,79 @@ class Api:
             "Content-Disposition": f'attachment; filename="{name}"'})
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object body; a 400 (413 when too large) names the fault."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebError(413, f"the request body is {len(raw)} bytes; at most {MAX_BODY}")
+async def read_json(request: Request, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The request's JSON object body (only ``keys``, when given); a 4xx names the fault:
+    403 another site's page, 415 not sent as JSON, 413 too large, else 400."""
+    _check_origin(request)
+    _check_content_type(request)
+    raw = await _read_body(request)
     try:
         body = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise bad_request(f"the request body is not JSON: {exc}") from None
+    except RecursionError:
+        raise bad_request("the request body is nested too deeply to read") from None
+    except ValueError as exc:  # not JSON, not UTF-8, or a number of over 4300 digits
+        reason = str(exc).split("; use sys.")[0]
+        raise bad_request(f"the request body is not JSON: {reason}") from None
     if not isinstance(body, dict):
         raise bad_request(f"the request body must be a JSON object, got {type(body).__name__}")
+    unknown = sorted(set(body) - set(keys)) if keys is not None else []
+    if unknown:
+        raise bad_request(f"unknown field(s) {unknown!r:.80}; this request takes {list(keys)}")
     return body
+
+
+def _check_origin(request: Request) -> None:
+    """Refuse a post a browser sends from another site's page (its ``Origin`` is not us)."""
+    origin = request.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc.lower() != \
+            request.headers.get("host", "").lower():
+        raise WebError(FORBIDDEN, f"cross-site request refused: it comes from {origin!r:.60}, "
+                                  "not from this server's own page")
+
+
+def _check_content_type(request: Request) -> None:
+    """A body labelled as anything but JSON is a 415 (an unlabelled one is read as JSON)."""
+    given = request.headers.get("content-type")
+    if given is None:
+        return
+    media = given.split(";")[0].strip().lower()
+    if media != "application/json" and not media.endswith("+json"):
+        raise WebError(UNSUPPORTED_TYPE, f"the request body must be sent as JSON "
+                                         f"(Content-Type: application/json), got Content-Type "
+                                         f"{given!r:.60}")
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, read only up to :data:`MAX_BODY` bytes (a 413 beyond)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
+        raise WebError(TOO_LARGE, f"the request body is {declared:.20} bytes; at most {MAX_BODY}")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise WebError(TOO_LARGE, f"the request body is over {MAX_BODY} bytes; at most "
+                                      f"{MAX_BODY}")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _int_field(body: dict[str, Any], key: str, optional: bool = False) -> int | None:
     value = body.get(key)
     if value is None and optional:
         return None
+    if key not in body:
+        raise bad_request(f"missing field {key!r} (an integer)")
     if isinstance(value, bool) or not isinstance(value, int):
         raise bad_request(f"field {key!r} must be an integer, got {value!r:.40}")
+    return _bounded(f"field {key!r}", value)
+
+
+def _bounded(what: str, value: int) -> int:
+    """``value`` unless it is too long to be a version, seat or action (a 400)."""
+    if not -MAX_INT <= value <= MAX_INT:
+        raise bad_request(f"{what} must be an integer of at most 18 digits, got one of "
+                          f"{len(str(abs(value)))} digits")
     return value
 
 
@@ -186,9 +255,12 @@ def _seat_query(request: Request) -> int | None:
     if raw is None or raw == "":
         return None
     try:
-        return int(raw)
+        value = int(raw) if raw.isascii() else None  # int() reads other scripts' digits too
     except ValueError:
-        raise bad_request(f"seat must be an integer, got {raw!r:.20}") from None
+        value = None
+    if value is None:
+        raise bad_request(f"seat must be an integer, got {raw!r:.20}")
+    return _bounded("seat", value)
 
 
 async def _web_error(request: Request, exc: Exception) -> Response:
@@ -198,8 +270,9 @@ async def _web_error(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    message = {404: f"no such path: {request.url.path}",
-               405: f"{request.method} is not allowed on {request.url.path}"}.get(
+    path = clip(request.url.path, 120)
+    message = {404: f"no such path: {path}",
+               405: f"{clip(request.method, 20)} is not allowed on {path}"}.get(
         exc.status_code, str(exc.detail))
     return JSONResponse({"error": message}, status_code=exc.status_code,
                         headers=getattr(exc, "headers", None))

@@ -8,6 +8,8 @@ BAD_REQUEST = 400
 FORBIDDEN = 403
 NOT_FOUND = 404
 CONFLICT = 409
+TOO_LARGE = 413
+UNSUPPORTED_TYPE = 415
 UNPROCESSABLE = 422
 
 
@@ -18,6 +20,12 @@ class WebError(FormosaError):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+def clip(text: str, limit: int = 240) -> str:
+    """``text``, cut to ``limit`` characters when longer (a client's value echoed in a
+    message must not make the message itself unreadable)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def bad_request(message: str) -> WebError:

@@ -24,7 +24,7 @@ from formosa_envs.core.config import option_specs
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 
-from .errors import bad_request
+from .errors import bad_request, clip
 
 HUMAN = "human"
 REQUEST_KEYS = ("game", "num_players", "options", "seats", "seed")
@@ -55,10 +55,11 @@ def parse_new_game(body: Any) -> GameSpec:
                           f"got {type(body).__name__}")
     unknown = sorted(set(body) - set(REQUEST_KEYS))
     if unknown:
-        raise bad_request(f"unknown field(s) {unknown}; a new game takes {list(REQUEST_KEYS)}")
+        raise bad_request(f"unknown field(s) {clip(repr(unknown), 80)}; a new game takes "
+                          f"{list(REQUEST_KEYS)}")
     name = body.get("game")
     if not isinstance(name, str) or name not in GAMES:
-        raise bad_request(f"unknown game {name!r}; available: {sorted(GAMES)}")
+        raise bad_request(f"unknown game {name!r:.40}; available: {sorted(GAMES)}")
     players = _players(name, body.get("num_players"))
     options = _options(name, players, body.get("options", {}))
     seats = _seats(name, players, body.get("seats"))
@@ -70,7 +71,7 @@ def _players(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or \
             not info.min_players <= value <= info.max_players:
         raise bad_request(f"num_players: {info.title} is played by {info.min_players}-"
-                          f"{info.max_players} players, got {value!r}")
+                          f"{info.max_players} players, got {value!r:.40}")
     return value
 
 
@@ -89,7 +90,7 @@ def _options(name: str, players: int, options: Any) -> dict[str, Any]:
     try:
         make_game(name, num_players=players, **options)
     except FormosaError as exc:
-        raise bad_request(str(exc)) from None
+        raise bad_request(clip(str(exc))) from None
     return dict(options)
 
 
@@ -113,7 +114,7 @@ def build_agent(spec: str, game: str, seat: int, seed: int) -> Any:
     except (ValueError, OSError) as exc:  # AgentSpecError, or a file that is no policy
         text = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and \
             exc.filename else str(exc)
-        raise bad_request(f"seat {seat} {spec!r}: {text}; a seat may also be "
+        raise bad_request(f"seat {seat} {spec!r:.60}: {clip(text)}; a seat may also be "
                           f"{HUMAN!r}") from None
 
 
@@ -121,7 +122,8 @@ def _seed(value: Any) -> int:
     if value is None:
         return int(np.random.SeedSequence().generate_state(1)[0]) % SEED_LIMIT
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEED_LIMIT:
-        raise bad_request(f"seed must be an integer from 0 to {SEED_LIMIT - 1}, got {value!r}")
+        raise bad_request(f"seed must be an integer from 0 to {SEED_LIMIT - 1}, got "
+                          f"{value!r:.40}")
     return value
 
 

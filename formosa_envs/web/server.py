@@ -37,7 +37,11 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
 
 
 def check_port(host: str, port: int) -> None:
-    """Refuse, in one line, an address this machine cannot listen on (taken, unknown)."""
+    """Refuse, in one line, an address this machine cannot listen on (taken, unknown),
+    and port 0 (the system would pick a port, and the address to open is unknown)."""
+    if port == 0:
+        raise UsageError("--port 0: give a port from 1 to 65535 (with 0 the system picks one "
+                         "and the address to open could not be told)")
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         with socket.create_server((host, port), family=family):

@@ -29,6 +29,7 @@ from .session import PLAYING, GameSession
 log = logging.getLogger("formosa.web")
 GAME_ID = re.compile(r"^[0-9a-f]{12}$")
 STATUSES = ("playing", "finished", "abandoned")
+MAX_VERSION = 2**53 - 1  # the largest integer a browser's JSON reads exactly
 
 
 class GameStore:
@@ -83,16 +84,17 @@ class GameStore:
     def load(self) -> int:
         """Read every web game record of the folder back; returns the games in progress.
 
-        A file that is no web record is left alone; one that cannot be resumed (it no
-        longer replays, an agent spec no longer builds) is skipped with a warning and
-        named in :attr:`skipped`.
+        A record of another tool is left alone; any other file that cannot be resumed
+        (not a record, corrupt, it no longer replays, an agent spec no longer builds) is
+        skipped with a warning and named in :attr:`skipped`: whatever the folder holds,
+        the server starts.
         """
         for path in sorted(self.folder.glob("*.json")):
             try:
                 session = self._resume(path)
-            except (FormosaError, OSError, ValueError, TypeError, KeyError) as exc:
-                self.skipped.append(f"{path.name}: {exc}")
-                log.warning("formosa serve: not resuming %s: %s", path, exc)
+            except Exception as exc:  # whatever is wrong with one file, the server starts
+                self.skipped.append(f"{path.name}: {_reason(exc)}")
+                log.warning("formosa serve: not resuming %s: %s", path, _reason(exc))
                 continue
             if session is not None:
                 self.sessions[session.id] = session
@@ -106,10 +108,13 @@ class GameStore:
         if web.get("status") not in STATUSES or web["id"] != path.stem:
             raise RecordError(f"its web section is not this server's: {web!r:.80}")
         spec = _spec_of(record)
-        session = GameSession(web["id"], spec, saver=self.save, created=web.get("created"))
+        created = web.get("created")
+        session = GameSession(web["id"], spec, saver=self.save,
+                              created=created if isinstance(created, str) else None)
         version = web.get("version", 0)
-        session.start(record["steps"], status=web["status"],
-                      version=version if isinstance(version, int) and version >= 0 else 0)
+        fits = isinstance(version, int) and not isinstance(version, bool) and \
+            0 <= version <= MAX_VERSION
+        session.start(record["steps"], status=web["status"], version=version if fits else 0)
         return session
 
     def close(self, timeout: float = 5.0) -> None:
@@ -128,3 +133,13 @@ def _spec_of(record: dict[str, Any]) -> GameSpec:
         raise RecordError(f"its seed is {seed!r}, not an integer")
     return GameSpec(record["game"], record["num_players"], dict(record["options"]),
                     tuple(seats), seed)
+
+
+def _reason(exc: Exception) -> str:
+    """Why a file was not resumed, in words (the exception's kind when it is no
+    :class:`FormosaError` or file error, whose messages already say it)."""
+    if isinstance(exc, RecursionError):
+        return "its JSON is nested too deeply to read"
+    if isinstance(exc, (FormosaError, OSError)):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"

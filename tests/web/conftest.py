@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-NEEDS_EXTRA = ["test_api.py", "test_api_errors.py", "test_sessions.py", "test_serve.py",
-               "test_browser.py"]
+NEEDS_EXTRA = ["test_api.py", "test_api_errors.py", "test_api_hardening.py", "test_sessions.py",
+               "test_serve.py", "test_browser.py"]
 collect_ignore = NEEDS_EXTRA if any(importlib.util.find_spec(m) is None
                                     for m in ("starlette", "uvicorn", "httpx2")) else []
 ROOT = Path(__file__).resolve().parents[2]
