@@ -133,12 +133,20 @@ def split_module(arg: str) -> tuple[str, str]:
     return path, module
 
 
+MAX_BUDGET = 1_000_000
+"""The largest search budget a spec may name (simulations per decision)."""
+
+
 def int_arg(spec: str, arg: str, default: int) -> int:
-    """The positive integer ``arg`` of ``spec`` (``default`` when empty)."""
+    """The positive integer ``arg`` of ``spec`` (``default`` when empty), at most
+    :data:`MAX_BUDGET` (a larger budget would think for hours per move)."""
     if not arg:
         return default
-    if not arg.isdigit() or int(arg) < 1:
+    if not (arg.isascii() and arg.isdigit()) or int(arg) < 1:
         raise AgentSpecError(f"agent spec {spec!r}: expected a positive integer after ':'")
+    if len(arg) > 7 or int(arg) > MAX_BUDGET:
+        raise AgentSpecError(f"agent spec {spec!r}: at most {MAX_BUDGET:,} simulations "
+                             "per decision")
     return int(arg)
 
 

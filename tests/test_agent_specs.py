@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents import make_agent
+from agents import AgentSpecError, make_agent
 from agents.mcts import MCTSAgent
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
@@ -28,3 +28,10 @@ def test_rllib_spec_splits_the_module_off_the_path() -> None:
     assert split_module("runs/a@b/ckpt") == ("runs/a@b/ckpt", "")
     assert split_module("runs/a@b/ckpt@learner") == ("runs/a@b/ckpt", "learner")
     assert agent_label("rllib:runs/x/latest@seat_1") == "rllib:latest@seat_1"
+
+
+@pytest.mark.parametrize("spec", ["mcts:99999999999999999999", "mcts:1000001", "mcts:²",
+                                  "mcts:١٠"])
+def test_a_search_budget_is_a_plain_bounded_number(spec: str) -> None:
+    with pytest.raises(AgentSpecError, match="positive integer|at most 1,000,000"):
+        make_agent(spec, "flowers")

@@ -40,6 +40,8 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -65,8 +67,10 @@ MAX_INT = 10**18 - 1
 MOVE_KEYS, UNDO_KEYS = ("version", "action", "seat"), ("version", "seat")
 
 
-def create_app(games_dir: str | Path) -> Starlette:
-    """The web app; its games are kept in ``games_dir`` (games in progress resumed)."""
+def create_app(games_dir: str | Path, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The web app; its games are kept in ``games_dir`` (games in progress resumed).
+    ``allowed_hosts``: the only ``Host`` headers answered (None: any), so that a page on
+    another site cannot reach a server bound to this machine by rebinding a name to it."""
     store = GameStore(games_dir)
     store.load()
     api = Api(store)
@@ -84,7 +88,9 @@ def create_app(games_dir: str | Path) -> Starlette:
     ]
     app = Starlette(routes=routes, exception_handlers={
         WebError: _web_error, HTTPException: _http_error, Exception: _server_error},
-        lifespan=_lifespan)
+        lifespan=_lifespan, middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)]
+        if allowed_hosts else None)
     app.state.store = store
     return app
 

@@ -13,6 +13,8 @@ from formosa_envs.tools.usage import UsageError
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_GAMES_DIR = "formosa-games"
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]", "::1"]
+"""The Host headers a server bound to this machine answers (others: 400)."""
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
@@ -23,7 +25,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
     from .app import create_app
     out = out or sys.stdout
     check_port(host, port)
-    app = create_app(games_dir)
+    app = create_app(games_dir, allowed_hosts=LOOPBACK_NAMES if _loopback(host) else None)
     store = app.state.store
     resumed = sum(s.status == "playing" for s in store.all())
     out.write(f"formosa serve: open http://{_url_host(host)}:{port}/ - listening on "
@@ -50,12 +52,15 @@ def check_port(host: str, port: int) -> None:
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
-def _reach(host: str) -> str:
+def _loopback(host: str) -> bool:
     try:
-        loopback = ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(host).is_loopback
     except ValueError:
-        loopback = host == "localhost"
-    return "this machine only" if loopback else \
+        return host == "localhost"
+
+
+def _reach(host: str) -> str:
+    return "this machine only" if _loopback(host) else \
         "reachable from other machines: anyone who can reach it can join the games"
 
 

@@ -325,3 +325,25 @@ def test_a_long_value_in_a_new_game_is_named_not_echoed(client: Any, body: dict,
                                                         word: str) -> None:
     message = error(client.post("/api/games", json=body), 400, word)
     assert len(message) < 500, f"{len(message)} characters: {message[:200]}..."
+
+
+def test_a_server_for_this_machine_answers_only_its_own_names(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from formosa_envs.web.app import create_app
+    from formosa_envs.web.server import LOOPBACK_NAMES
+    app = create_app(tmp_path / "games", allowed_hosts=LOOPBACK_NAMES)
+    with TestClient(app, base_url="http://attacker.example") as rebound:
+        reply = rebound.get("/api/catalogue")
+        assert reply.status_code == 400 and "host" in reply.text.lower()
+    with TestClient(app, base_url="http://localhost:8000") as own:
+        assert own.get("/api/catalogue").status_code == 200
+    with TestClient(app, base_url="http://127.0.0.1:8000") as own:
+        assert own.get("/api/catalogue").status_code == 200
+
+
+def test_a_served_page_refuses_a_foreign_host_header(served: Any) -> None:
+    import httpx2 as http
+    reply = http.get(f"{served.url}/api/catalogue", headers={"Host": "attacker.example"})
+    assert reply.status_code == 400
+    assert http.get(f"{served.url}/api/catalogue").status_code == 200
