@@ -8,7 +8,6 @@ the record's final scores there.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from agents import make_agent
 from formosa_envs.tools.record import record_game, save_record
 from formosa_envs.tools.replay import write_replay
+from tests.browser_support import headless_chrome
 
 pytestmark = pytest.mark.browser
 
@@ -25,22 +25,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def chrome() -> Iterator[Any]:
     """A headless Chromium session (fails, naming the fix, when it is not installed)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    binary, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
-    if not binary or not driver_path:
-        pytest.fail("the browser tests need Debian's chromium and chromium-driver: make browser "
-                    "(apt-get install chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1400,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
+    with headless_chrome(1400, 1000) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def open_replay(chrome: Any, tmp_path: Path, game: str, specs: list[str], seed: int) -> dict:

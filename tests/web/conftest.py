@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.browser_support import headless_chrome
 
 NEEDS_EXTRA = ["test_api.py", "test_api_errors.py", "test_api_hardening.py", "test_sessions.py",
                "test_serve.py", "test_browser.py"]
@@ -100,21 +101,5 @@ def served(tmp_path: Path) -> Iterator[Served]:
 @pytest.fixture(scope="session")
 def chrome() -> Iterator[Any]:
     """Headless Chromium (fails, naming the fix, when it is not installed)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    binary, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
-    if not binary or not driver_path:
-        pytest.fail("the browser tests need Debian's chromium and chromium-driver: make browser "
-                    "(apt-get install chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-default-apps", "--disable-sync", "--no-first-run",
-                 "--window-size=1500,1100"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
+    with headless_chrome(1500, 1100) as driver:
         yield driver
-    finally:
-        driver.quit()
