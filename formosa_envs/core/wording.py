@@ -8,7 +8,8 @@ These helpers keep the four games' phrasing consistent without copying it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
@@ -64,3 +65,12 @@ def wrap_segments(segments: Sequence[str], indent: str = "    ", width: int = 96
     if line:
         lines.append(indent + line)
     return lines
+
+
+def prompt_from(prompts: Mapping[str, Callable[[Any, Any, Any], str]], game: Any,
+                state: Any) -> str:
+    """The pending decision of ``state`` worded by ``prompts[kind](game, state, decision)``,
+    else the game's own ``decision_description`` (a kind with no wording yet)."""
+    decision = state.stack[-1]
+    say = prompts.get(decision.kind)
+    return say(game, state, decision) if say else game.decision_description(state)

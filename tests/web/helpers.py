@@ -82,3 +82,12 @@ def register_gate_agent() -> Any:
 
     register_agent_kind(GATE_KIND, lambda spec, arg, game, seed: GateAgent(), GATE_KIND)
     return gate
+
+
+def error(response: Any, status: int, *words: str) -> str:
+    """Check a JSON error answer: its status and words in its message."""
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    for word in words:
+        assert word in message, message
+    return message

@@ -8,18 +8,11 @@ from typing import Any
 
 import pytest
 
-from .helpers import GATE_KIND, new_game, register_gate_agent, settled, view
+from .helpers import GATE_KIND, error, new_game, register_gate_agent, settled, view
 
 NEW = {"game": "flowers", "num_players": 2, "seats": ["human", "random"]}
 
 
-def error(response: Any, status: int, *words: str) -> str:
-    """Check a JSON error answer: its status and words in its message."""
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
-    return message
 
 
 @pytest.mark.parametrize(("body", "words"), [

@@ -17,20 +17,13 @@ import pytest
 from formosa_envs.tools.record import load_record, replay_record
 
 from .conftest import ROOT
-from .helpers import GATE_KIND, new_game, play_out, register_gate_agent, settled, view
+from .helpers import GATE_KIND, error, new_game, play_out, register_gate_agent, settled, view
 
 JSON = {"content-type": "application/json"}
 FIELDS = {"moves": ("version", "action", "seat"), "undo": ("version", "seat"),
           "abandon": ("version", "seat")}
 
 
-def error(response: Any, status: int, *words: str) -> str:
-    """Check a JSON error answer: its status and the words of its message."""
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
-    return message
 
 
 def untouched(client: Any, game_id: str, before: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.decisions import Decision
 from formosa_envs.core.payment import pay_purpose, pay_units
-from formosa_envs.core.wording import listing, plural
+from formosa_envs.core.wording import listing, plural, prompt_from
 
 from .content import ANY, COLOURS
 from .render import building_name
@@ -32,9 +32,7 @@ def whose_turn(game: DadaochengGame, s: DadaochengState) -> int | None:
 
 def prompt(game: DadaochengGame, s: DadaochengState) -> str:
     """The pending decision as an instruction to the deciding seat."""
-    d = s.stack[-1]
-    say = _PROMPTS.get(d.kind)
-    return say(game, s, d) if say else game.decision_description(s)
+    return prompt_from(_PROMPTS, game, s)
 
 
 def _move(game: DadaochengGame, s: DadaochengState, d: Decision) -> str:

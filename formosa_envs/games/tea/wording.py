@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.decisions import Decision
 from formosa_envs.core.payment import pay_purpose, pay_units
-from formosa_envs.core.wording import listing, plural, tally
+from formosa_envs.core.wording import listing, plural, prompt_from, tally
 
 from . import actions as A
 from .content import CHARACTER_NAMES, TEAS, TRACKS
@@ -35,9 +35,7 @@ def whose_turn(game: TeaGame, s: TeaState) -> int | None:
 
 def prompt(game: TeaGame, s: TeaState) -> str:
     """The pending decision as an instruction to the deciding seat."""
-    d = s.stack[-1]
-    say = _PROMPTS.get(d.kind)
-    return say(game, s, d) if say else game.decision_description(s)
+    return prompt_from(_PROMPTS, game, s)
 
 
 def _turn(game: TeaGame, s: TeaState, d: Decision) -> str:
