@@ -44,7 +44,7 @@ test: $(VENV)/.dev browser
 	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
 	$(BIN)/python -m pytest -m rllib
 	$(BIN)/python -m pytest -m spiel
-	$(BIN)/python -m pytest -m jax tests/jax
+	$(BIN)/python -m pytest -m "jax and not slow" tests/jax
 	$(BIN)/python -m pytest -m browser
 	$(MAKE) ecosystem
 
