@@ -173,7 +173,7 @@ def end_turn(ctx: Ctx, s: State, go: jnp.ndarray) -> tuple[State, jnp.ndarray]:
 
 def end_round(ctx: Ctx, s: State, go: jnp.ndarray) -> tuple[State, jnp.ndarray, jnp.ndarray]:
     """F-5.3/F-6.1: when ``go``, finish the game at the target VP (kind OVER), else clean
-    up for a new round (dealt by :func:`deal`). Returns ``(s, new round, game over)``."""
+    up for a new round (dealt by :func:`.deal.deal`). Returns ``(s, new round, game over)``."""
     over = go & (s.scores.max() >= ctx.target_vp)
     fresh = go & ~over
     n = ctx.num_players
