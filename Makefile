@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run simulate test ecosystem browser bench bench-rllib lint golden clean
+.PHONY: run play simulate test ecosystem browser bench bench-rllib lint golden clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e ".[dev,rllib,spiel,jax,web]"
-	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib
+	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib $(VENV)/.web
 
 $(VENV)/.rllib: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e ".[rllib]"
@@ -27,6 +27,15 @@ $(VENV)/.train: pyproject.toml | $(BIN)/python
 ## run: set up and run the main job: train a Formosa Flowers agent, then evaluate it
 run: $(VENV)/.train
 	$(BIN)/formosa train flowers
+
+$(VENV)/.web: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e ".[web]"
+	touch $@ $(VENV)/.core
+
+## play: set up the web extra and play in the browser (formosa serve: http://127.0.0.1:8000/,
+## games kept in formosa-games/, which git ignores); PLAY_ARGS passes options (e.g. --port 8080)
+play: $(VENV)/.web
+	$(BIN)/formosa serve $(PLAY_ARGS)
 
 ## simulate: random games with a summary (no training extras needed)
 simulate: $(VENV)/.core
