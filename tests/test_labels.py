@@ -69,7 +69,7 @@ def test_flowers_look_alike_cards_are_told_apart() -> None:
     s = flowers_scenario(game, hands=[[first, second, night], [cid(game, 5)]],
                          field=[cid(game, 2), cid(game, 2, nth=1)])
     plays = {game.action_label(s, PLAY0 + c) for c in (first, second, night)}
-    assert plays == {f"play 1 (card {first})", f"play 1 (card {second})", "play 1-Night"}
+    assert plays == {"play 1 (left copy)", "play 1 (right copy)", "play 1-Night"}
     contract.check_labels(game, s)
     game.apply_action(s, PLAY0 + cid(game, 1, nth=1))  # no month-1 card on the field
     s = flowers_scenario(game, hands=[[cid(game, 2, "animal")], [cid(game, 5)]],

@@ -623,7 +623,7 @@ def test_action_labels_are_readable() -> None:
     s = scenario(game, hands=[[WILD34, B3], [plain(6)]], field=[plain(3)])
     assert game.action_label(s, PLAY0 + B3) == "play 3-Bird"
     play(game, s, WILD34)
-    assert game.action_label(s, CAPTURE0 + plain(3)) == f"capture 3 (card {plain(3)}) with 3/4"
+    assert game.action_label(s, CAPTURE0 + plain(3)) == "capture 3 with 3/4"
     assert game.action_label(s, LEAVE) == "leave 3/4 on the field as month 4"
     game.apply_action(s, CAPTURE0 + plain(3))
     assert game.action_label(s, Y7) == "reveal 7-Weather"

@@ -31,8 +31,8 @@ def _line(i: int) -> str:
 _LABELS = {
     "DONE": lambda g, s, i: "done",
     "FLIP": lambda g, s, i: f"flip cell {i}",
-    "SWAP": lambda g, s, i: f"swap cell {i} with...",
-    "SWAP_TO": lambda g, s, i: f"...cell {i}",
+    "SWAP": lambda g, s, i: f"swap cell {i} with another cell",
+    "SWAP_TO": lambda g, s, i: f"swap cell {s.stack[-1].ctx[0]} with cell {i}",
     "LINE": lambda g, s, i: f"collect the line of {_line(i)}",
     "SPACE": lambda g, s, i: f"storehouse space {i + 1}",
     "COLOUR": lambda g, s, i: f"a {COLOURS[i]} cube",

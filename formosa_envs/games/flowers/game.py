@@ -181,13 +181,26 @@ class FlowersGame(StackGame):
         check_flowers_state(self, state)
 
 
+def _where(game: FlowersGame, card: int, row: list[int]) -> str:
+    """A card of ``row`` (a hand or the field) named as the table shows it: its short
+    name, and which copy when a look-alike lies in the same row (drawn by id, left first)."""
+    short = game.cards[card].short
+    twins = sorted(c for c in row if game.cards[c].short == short)
+    if len(twins) < 2 or card not in twins:
+        return short
+    place = twins.index(card)
+    words = ("left", "right") if len(twins) == 2 else \
+        tuple(f"{k + 1}. from the left" for k in range(len(twins)))
+    return f"{short} ({words[place]} copy)"
+
+
 def _label_play(game: FlowersGame, s: FlowersState, idx: int) -> str:
-    return f"play {game.names[idx]}"
+    return f"play {_where(game, idx, s.hands[s.turn])}"
 
 
 def _label_capture(game: FlowersGame, s: FlowersState, idx: int) -> str:
-    with_card = f" with {game.names[s.pending]}" if s.pending >= 0 else ""
-    return f"capture {game.names[idx]}{with_card}"
+    with_card = f" with {game.cards[s.pending].short}" if s.pending >= 0 else ""
+    return f"capture {_where(game, idx, s.field)}{with_card}"
 
 
 def _label_leave(game: FlowersGame, s: FlowersState, idx: int) -> str:
@@ -197,7 +210,7 @@ def _label_leave(game: FlowersGame, s: FlowersState, idx: int) -> str:
     free = [m for m in card.months
             if not any(m in game.cards[f].months for f in s.field)]
     month = f" as month {free[0]}" if len(free) == 1 else ""
-    return f"leave {game.names[s.pending]} on the field{month}"
+    return f"leave {card.short} on the field{month}"
 
 
 def _label_keep(game: FlowersGame, s: FlowersState, idx: int) -> str:

@@ -21,7 +21,7 @@ LEAF = "obg"   # a tea leaf (cube) or bud of oolong, black, green in the table
 
 
 def _space(i: int) -> str:
-    return f"space r{i // 4 + 1}c{i % 4 + 1}"
+    return f"the space at row {i // 4 + 1}, column {i % 4 + 1}"
 
 
 _LABELS = {
@@ -67,7 +67,8 @@ def label_action(game: TeaGame, s: TeaState, action: int) -> str:
 
 
 def space_name(space: int) -> str:
-    """A plantation space as the labels and the table name it: ``space r1c2``."""
+    """A plantation space as the labels and the table name it: ``the space at row 1,
+    column 2``."""
     return _space(space)
 
 
@@ -111,7 +112,7 @@ def render_text(game: TeaGame, s: TeaState, viewer: int | None = None) -> str:
 
 def _readable(event: str) -> str:
     """The engine's last-event note with spaces and tracks named as the table names them
-    (``harvests space 9`` -> ``harvests space r3c2``)."""
+    (``harvests space 9`` -> ``harvests the space at row 3, column 2``)."""
     event = re.sub(r"space (\d+)\b", lambda m: _space(int(m.group(1))), event)
     return re.sub(r"track (\d)\b", lambda m: f"the {TRACKS[int(m.group(1))]} track", event)
 
