@@ -30,7 +30,8 @@ from .policy import (
     _activation_of,
     _layer_problem,
     _layers_of,
-    _open_archive,
+    archive_arrays,
+    read_archive,
     stat_readable,
 )
 
@@ -88,21 +89,27 @@ class Network(LayerFit):
         """Load an exported ``.npz`` network (cached per path and file version).
 
         Raises :class:`PolicyFileError` (an ``AgentSpecError``) naming the path and what is
-        wrong: missing (:class:`PolicyNotFoundError`, also a ``FileNotFoundError``), a
-        folder, unreadable, not an ``.npz`` archive, missing arrays, bad shapes, an unknown
-        activation, or a value head whose shapes do not chain.
+        wrong: missing (:class:`PolicyNotFoundError`, also a ``FileNotFoundError``), not a
+        regular file (a folder, FIFO, device or socket: refused before it is opened),
+        larger than :data:`agents.files.MAX_AGENT_FILE_BYTES`, unreadable, not an
+        ``.npz`` archive, missing arrays, bad shapes, an unknown activation, or a value
+        head whose shapes do not chain.
         """
         file = Path(path)
         stat = stat_readable(file, "network")
         return _load_cached(str(file), stat.st_mtime_ns, stat.st_size)
 
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str | Path) -> Network:
+        """The network of ``.npz`` bytes ``data`` already read from ``path`` (e.g. through
+        :func:`agents.files.read_agent_file`); errors as :meth:`load`."""
+        return cls.from_arrays(archive_arrays(data, path, "network"), str(path))
+
 
 @lru_cache(maxsize=16)
 def _load_cached(path: str, mtime_ns: int, size: int) -> Network:
     """One version of a network file (its mtime and size key the cache)."""
-    with _open_archive(Path(path)) as data:
-        arrays = {key: data[key] for key in data.files}
-    return Network.from_arrays(arrays, path)
+    return Network.from_arrays(read_archive(Path(path), "network"), path)
 
 
 def _forward(layers: Layers, act: Any, x: np.ndarray) -> np.ndarray:

@@ -14,8 +14,11 @@ equal the game's observation size and the output width its action count, else a
 
 from __future__ import annotations
 
+import io
 import os
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,16 +26,23 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .base import Agent
-from .specs import AgentSpecError
+from .files import (
+    AgentFileError,
+    AgentFileNotFoundError,
+    check_npz_archive,
+    read_agent_file,
+    stat_agent_file,
+)
 
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
 
-class PolicyFileError(AgentSpecError):
-    """A policy file that cannot be played: a folder, no ``.npz``, missing or bad arrays."""
+class PolicyFileError(AgentFileError):
+    """A policy file that cannot be played: not a regular file (a folder, a FIFO, a
+    device...), too large, no ``.npz``, missing or bad arrays (an ``AgentSpecError``)."""
 
 
-class PolicyNotFoundError(PolicyFileError, FileNotFoundError):
+class PolicyNotFoundError(PolicyFileError, AgentFileNotFoundError):
     """A policy path where there is no file (also a ``FileNotFoundError``)."""
 
 
@@ -113,8 +123,11 @@ class PolicyAgent(LayerFit, Agent):
         """Load an exported ``.npz`` policy (cached per path and file version).
 
         Raises :class:`PolicyFileError` (an :class:`AgentSpecError`) naming the path and
-        what is wrong: missing (also a ``FileNotFoundError``), a folder, unreadable, not
-        an ``.npz`` archive, missing arrays, wrong shapes or an unknown activation.
+        what is wrong, before the file is opened when it is not a regular file (a
+        folder, FIFO, device or socket) or larger than
+        :data:`agents.files.MAX_AGENT_FILE_BYTES`; missing (also a
+        ``FileNotFoundError``), unreadable, not an ``.npz`` archive, unpacking past the
+        cap, missing arrays, wrong shapes or an unknown activation.
         """
         file = Path(path)
         stat = stat_readable(file, "policy")
@@ -149,38 +162,59 @@ class PolicyAgent(LayerFit, Agent):
 
 def stat_readable(file: Path, noun: str) -> os.stat_result:
     """The stat of exported ``.npz`` file ``file``; raises :class:`PolicyFileError` naming
-    the ``noun`` (``policy``, ``network``) and the path when it is a folder, missing
-    (:class:`PolicyNotFoundError`) or unreadable."""
-    if file.is_dir():
-        raise PolicyFileError(f"{noun} {file}: is a folder, not an exported .npz {noun}")
+    the ``noun`` (``policy``, ``network``) and the path when it is missing
+    (:class:`PolicyNotFoundError`), not a regular file, over the size cap or unreadable
+    (:func:`agents.files.stat_agent_file`: nothing is opened)."""
+    with policy_errors():
+        return stat_agent_file(file, f"{noun} file")
+
+
+@contextmanager
+def policy_errors() -> Iterator[None]:
+    """Raise the refusals of :mod:`agents.files` as :class:`PolicyFileError` (missing:
+    :class:`PolicyNotFoundError`), the class callers of the loaders catch."""
     try:
-        stat = file.stat()
-    except FileNotFoundError:
-        raise PolicyNotFoundError(f"{noun} file not found: {file}") from None
-    except OSError as exc:
-        raise PolicyFileError(f"{noun} {file}: cannot be read ({exc.strerror})") from None
-    if not os.access(file, os.R_OK):
-        raise PolicyFileError(f"{noun} {file}: cannot be read (permission denied)")
-    return stat
+        yield
+    except PolicyFileError:
+        raise
+    except AgentFileNotFoundError as exc:
+        raise PolicyNotFoundError(str(exc)) from None
+    except AgentFileError as exc:
+        raise PolicyFileError(str(exc)) from None
 
 
 @lru_cache(maxsize=32)
 def _load_npz(path: str, mtime_ns: int, size: int
               ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
     """Arrays of one version of a policy file (the file's mtime and size key the cache)."""
-    with _open_archive(Path(path)) as data:
-        arrays = {key: data[key] for key in data.files}
+    arrays = read_archive(Path(path), "policy")
     return _layers_of(arrays, path), _activation_of(arrays, path)
 
 
-def _open_archive(file: Path) -> np.lib.npyio.NpzFile:
-    """The file as an ``.npz`` archive (a zip of arrays, no pickled objects)."""
+def read_archive(file: Path, noun: str) -> dict[str, np.ndarray]:
+    """The arrays of exported ``.npz`` file ``file``, read once through
+    :func:`agents.files.read_agent_file` (a regular file within the cap, opened
+    non-blocking) and parsed from memory; see :func:`archive_arrays`."""
+    with policy_errors():
+        data = read_agent_file(file, f"{noun} file")
+    return archive_arrays(data, file, noun)
+
+
+def archive_arrays(data: bytes, file: Path | str, noun: str = "policy"
+                   ) -> dict[str, np.ndarray]:
+    """The arrays of the ``.npz`` bytes ``data`` of ``file`` (a zip of arrays, no pickled
+    objects, unpacking to at most the cap); :class:`PolicyFileError` naming ``file``."""
     prefix = f"{file} is not an exported formosa policy"
-    if not zipfile.is_zipfile(file):
+    if not zipfile.is_zipfile(io.BytesIO(data)):
         raise PolicyFileError(f"{prefix}: not an .npz policy archive (python -m "
                               "training.export MODEL.zip OUT.npz writes one)")
     try:
-        return np.load(file, allow_pickle=False)
+        with zipfile.ZipFile(io.BytesIO(data)) as archive, policy_errors():
+            check_npz_archive(archive, file, f"{noun} file")
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            return {key: npz[key] for key in npz.files}
+    except PolicyFileError:
+        raise
     except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
         raise PolicyFileError(f"{prefix}: the .npz archive cannot be read ({exc})") from None
 

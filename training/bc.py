@@ -26,7 +26,9 @@ playable as ``policy:RUN_DIR/best.npz``. Deterministic given the data, config an
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -36,6 +38,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.files import AgentFileError, read_agent_file
 from formosa_envs.core.errors import ConfigError, DataError
 from formosa_envs.tools.usage import OneLineParser, check_output_folder, positive_int
 
@@ -235,10 +238,14 @@ def _start_state(run: Path, config: BCConfig, resume: bool) -> dict[str, Any]:
             raise ConfigError(f"--out {run}: holds a cloning checkpoint already; pass --resume "
                               "to continue it, or give a new folder")
         return {}
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise ConfigError(f"--resume: no {CHECKPOINT} in {run} to continue")
+    try:  # a regular file within the cap, read once (agents.files), or refused unopened
+        data = read_agent_file(path, "--resume: cloning checkpoint")
+    except AgentFileError as exc:
+        raise ConfigError(str(exc)) from None
     try:
-        state = torch.load(path, map_location="cpu", weights_only=False)
+        state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=False)
     except (OSError, RuntimeError, EOFError, ValueError) as exc:
         raise ConfigError(f"--resume: {path} cannot be loaded ({exc})") from None
     saved = dict(state.get("config", {}))

@@ -42,7 +42,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.files import read_agent_file
 from agents.network import Network
+from agents.policy import policy_errors
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.progress import progress
@@ -149,17 +151,28 @@ def _write_json(path: Path, value: Any) -> None:
     tmp.replace(path)
 
 
-def _load_init(path: str | Path, game: Any) -> Network:
-    network = Network.load(path).bind(game)   # PolicyFileError names the file
+def _load_init(path: str | Path, game: Any, data: bytes | None = None) -> Network:
+    """The network at ``path`` (or of its bytes ``data``, read already), fit to ``game``
+    and with a value head; ``PolicyFileError`` / ``ConfigError`` naming the file."""
+    network = Network.load(path) if data is None else Network.from_bytes(data, path)
+    network.bind(game)
     if not network.has_value:
         raise ConfigError(f"--init {path}: the network has no value head (vw0 ... vw_out); "
                           "clone one with python -m training.bc (value_weight > 0)")
     return network
 
 
+def _read_init(path: str | Path) -> bytes:
+    """The bytes of ``--init`` network ``path``, read once (a regular file within the cap
+    on agent files: ``agents.files``), so the file checked is the file copied."""
+    with policy_errors():
+        return read_agent_file(path, "--init network file")
+
+
 def _start(run: Path, game: str, init: str | Path | None, config: XitConfig,
-           resume: bool) -> dict[str, Any]:
-    """Create (or check, on resume) the run folder; the saved state ({} for a fresh run)."""
+           resume: bool, init_data: bytes | None = None) -> dict[str, Any]:
+    """Create (or check, on resume) the run folder; the saved state ({} for a fresh run).
+    ``init_data``: the bytes of ``init`` (read by :func:`_read_init`)."""
     settings = {"format": FORMAT, "game": game, **asdict(config)}
     if not resume:
         if run.exists() and any(run.iterdir()):
@@ -170,7 +183,7 @@ def _start(run: Path, game: str, init: str | Path | None, config: XitConfig,
                               "with a value head, e.g. training.bc's best.npz)")
         (run / "networks").mkdir(parents=True, exist_ok=True)
         (run / "data").mkdir(exist_ok=True)
-        shutil.copyfile(init, _net_path(run, 0))
+        _net_path(run, 0).write_bytes(_read_init(init) if init_data is None else init_data)
         _write_json(run / "config.json", settings)
         return {}
     if not (run / "state.json").is_file() or not (run / "config.json").is_file():
@@ -181,7 +194,8 @@ def _start(run: Path, game: str, init: str | Path | None, config: XitConfig,
         raise ConfigError(f"--resume: the run in {run} has another {changed[0]} "
                           f"({saved.get(changed[0])!r}, now {settings[changed[0]]!r}); only "
                           f"{', '.join(RESUMABLE)} may change on resume")
-    if init is not None and Path(init).read_bytes() != _net_path(run, 0).read_bytes():
+    if init is not None and (_read_init(init) if init_data is None else init_data) \
+            != _net_path(run, 0).read_bytes():
         raise ConfigError(f"--resume: --init {init} is not the network the run in {run} "
                           "started from (leave --init out to resume)")
     return json.loads((run / "state.json").read_text(encoding="utf-8"))
@@ -306,10 +320,11 @@ def run_xit(game: str, out: str | Path, init: str | Path | None = None,
         raise ConfigError(f"workers must be a whole number from 1 to {MAX_WORKERS}, "
                           f"got {workers!r}")
     engine = make_game(game, num_players=config.num_players)
+    init_data = None if init is None else _read_init(init)
     if init is not None:
-        _load_init(init, engine)
+        _load_init(init, engine, init_data)
     run = check_output_folder(out, "--out")
-    state = _start(run, game, init, config, resume) or {
+    state = _start(run, game, init, config, resume, init_data) or {
         "iteration": 0, "incumbent": 0, "best": 0, "best_score": None, "wall_s": 0.0,
         "history": []}
     if not state["history"]:

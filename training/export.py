@@ -7,6 +7,7 @@ vectors), so no feature extractor weights are needed.
 
 from __future__ import annotations
 
+import io
 import pickle
 import zipfile
 from pathlib import Path
@@ -82,10 +83,21 @@ def _numpy(layer: torch.nn.Linear) -> tuple[np.ndarray, np.ndarray]:
 
 
 def load_checkpoint(path: str | Path, **kwargs: Any) -> Any:
-    """A saved MaskablePPO; :class:`ConfigError` naming the file when it is not one."""
+    """A saved MaskablePPO; :class:`ConfigError` naming the file when it is not one.
+
+    The file is read once into memory through ``agents.files.read_agent_file``: a path
+    that is not a regular file (a FIFO, a device, a folder) or is larger than the cap on
+    agent files is refused before it is opened.
+    """
     from sb3_contrib import MaskablePPO
+
+    from agents.files import AgentFileError, read_agent_file
     try:
-        return MaskablePPO.load(path, device="cpu", **kwargs)
+        data = read_agent_file(path, "checkpoint")
+    except AgentFileError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        return MaskablePPO.load(io.BytesIO(data), device="cpu", **kwargs)
     except CHECKPOINT_ERRORS as exc:
         raise ConfigError(f"{path} is not a MaskablePPO checkpoint that can be loaded here "
                           f"({type(exc).__name__}: {exc})") from None

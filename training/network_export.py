@@ -57,9 +57,13 @@ def forward(layers: Layers, activation: str, x: np.ndarray) -> np.ndarray:
 
 
 def load_value_layers(path: str | Path) -> Layers:
-    """The value head ``vw0, vb0, ..., vw_out, vb_out`` of an exported ``.npz`` ([] if none)."""
-    with np.load(path, allow_pickle=False) as data:
-        arrays = {k: data[k] for k in data.files}
+    """The value head ``vw0, vb0, ..., vw_out, vb_out`` of an exported ``.npz`` ([] if none).
+
+    The file is read as ``agents.network.Network.load`` reads it (a regular file within
+    the size cap, else a ``PolicyFileError`` naming it).
+    """
+    from agents.policy import read_archive
+    arrays = read_archive(Path(path), "network")
     count = sum(1 for k in arrays if k.startswith("vw") and k[2:].isdigit())
     if "vw_out" not in arrays:
         return []
