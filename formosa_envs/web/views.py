@@ -7,17 +7,30 @@ A view for a human seat holds only what that seat sees: the game's SVG drawn wit
 seed (which, with the step number, fixes every draw to come) or the record's raw
 chance steps. Agent seats have no view; a game without people is watched from the
 spectator's chair (everything shown).
+
+The question asked is the terminal's (``decision_prompt``), the log is told as the
+terminal tells it (:mod:`.log`). Once the game is over nothing is secret any more (the
+record, every draw included, is handed out): the final view shows every hand, the
+final scores with their breakdown (:mod:`.final`), and links to the record and to the
+replay page (:func:`replay_page`).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
-from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import GAMES
+from formosa_envs.tools.narrate import decision_prompt, wording_of
 
-from .errors import FORBIDDEN, WebError, bad_request
+from .errors import CONFLICT, FORBIDDEN, WebError, bad_request
+from .final import breakdown
+from .log import narrated_log, seat_name
 from .session import PLAYING, GameSession
+
+LOG_CACHE_SIZE = 64
+_logs: OrderedDict[tuple[str, int, int, int | None], list[dict[str, Any]]] = OrderedDict()
+"""Told logs by (game id, version, steps, viewer): polls replay nothing."""
 
 
 def resolve_viewer(session: GameSession, seat: int | None) -> int | None:
@@ -50,22 +63,34 @@ def game_view(session: GameSession, seat: int | None = None) -> dict[str, Any]:
         game, state, spec = session.game, session.state, session.spec
         playing = session.status == PLAYING
         player = game.current_player(state) if playing else None
+        turn = _whose_turn(game, state) if playing else None
+        shown = viewer if playing else None  # the game is over: nothing is secret now
         view = summary(session)
         view.update(
-            viewer=viewer, to_move=player, turn=int(state.turn),
+            viewer=viewer, to_move=player, turn=turn,
             to_move_kind=None if player is None else
             "human" if player in session.humans else "agent",
             thinking=playing and session.thinking is not None and session.thinking == player,
-            prompt=game.decision_description(state) if playing else _final_text(session),
-            svg=game.render_svg(state, viewer), moves=_moves(session, viewer, player),
-            log=_log(session, viewer), can_undo=playing and any(
+            prompt=decision_prompt(game, state) if playing else _final_text(session),
+            svg=game.render_svg(state, shown), moves=_moves(session, viewer, player),
+            log=_log(session, shown), can_undo=playing and any(
                 step[0] in session.humans for step in session.steps),
             error=session.error, result=_result(session))
-        view["out_of_turn"] = player is not None and player >= 0 and player != view["turn"]
+        view["out_of_turn"] = player is not None and turn is not None and player != turn
         if not playing:
             view["record_url"] = f"/api/games/{session.id}/record"
-        view["seats_named"] = [_seat_name(spec.seats, s) for s in range(spec.num_players)]
+            view["replay_url"] = f"/api/games/{session.id}/replay"
+        view["seats_named"] = [seat_name(spec.seats, s) for s in range(spec.num_players)]
         return view
+
+
+def _whose_turn(game: Any, state: Any) -> int | None:
+    """The seat whose turn it is (None outside turns: setup, a preparation phase)."""
+    words = wording_of(game)
+    if words is None:
+        return int(state.turn) if hasattr(state, "turn") else None
+    turn = words.whose_turn(game, state)
+    return None if turn is None else int(turn)
 
 
 def summary(session: GameSession) -> dict[str, Any]:
@@ -88,19 +113,17 @@ def _moves(session: GameSession, viewer: int | None, player: int | None) -> list
 
 
 def _log(session: GameSession, viewer: int | None) -> list[dict[str, Any]]:
-    """The steps as ``viewer`` heard them (untold chance steps left out)."""
-    rows = []
-    for index, (step, note) in enumerate(zip(session.steps, session.notes, strict=True)):
-        text = note.get(viewer)
-        if text:
-            who = "chance" if step[0] == CHANCE else \
-                _seat_name(session.spec.seats, step[0])
-            rows.append({"step": index, "player": step[0], "who": who, "text": text})
-    return rows
-
-
-def _seat_name(seats: tuple[str, ...], seat: int) -> str:
-    return f"Player {seat} ({seats[seat]})"
+    """The steps as ``viewer`` heard them, told as the terminal tells them (cached per
+    game version and viewer: a poll while an agent thinks replays nothing)."""
+    key = (session.id, session.version, len(session.steps), viewer)
+    rows = _logs.get(key)
+    if rows is None:
+        rows = narrated_log(session.game, session.steps, viewer, session.spec.seats)
+        _logs[key] = rows
+        while len(_logs) > LOG_CACHE_SIZE:
+            _logs.popitem(last=False)
+    _logs.move_to_end(key)
+    return [dict(row) for row in rows]
 
 
 def _result(session: GameSession) -> dict[str, Any] | None:
@@ -111,7 +134,7 @@ def _result(session: GameSession) -> dict[str, Any] | None:
     finished = game.is_terminal(state)
     return {"scores": [float(x) for x in game.scores(state)],
             "winners": [int(w) for w in game.winners(state)] if finished else [],
-            "truncated": session.truncated}
+            "truncated": session.truncated, "breakdown": breakdown(game, state)}
 
 
 def _final_text(session: GameSession) -> str:
@@ -121,3 +144,25 @@ def _final_text(session: GameSession) -> str:
         return f"The game was {session.status}; scores then: {scores}"
     winners = " and ".join(f"Player {w}" for w in result.get("winners", []))
     return f"Game over - final scores: {scores}" + (f" - won by {winners}" if winners else "")
+
+
+def replay_page(session: GameSession) -> str:
+    """The replay page (``formosa replay``'s self-contained HTML) of a game that is over;
+    a 409 while it runs (the record holds every draw to come)."""
+    from formosa_envs.tools.replay import replay_html
+    with session.lock:
+        if session.status == PLAYING:
+            raise WebError(CONFLICT, "the replay shows every card drawn; it is given once "
+                                     "the game is finished or abandoned")
+        record = session.record()
+    title = f"{GAMES[session.spec.game].title} - game {session.id} - replay"
+    return replay_html(record, None, title)
+
+
+async def replay_endpoint(request: Any) -> Any:
+    """``GET /api/games/{id}/replay``: the replay page of a game that is over (HTML)."""
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import HTMLResponse
+    session = request.app.state.store.get(request.path_params["game_id"])
+    page = await run_in_threadpool(replay_page, session)
+    return HTMLResponse(page, headers={"Cache-Control": "no-store"})

@@ -58,6 +58,8 @@ def test_no_hidden_card_reaches_the_persons_seat(client: Any) -> None:
         assert '"seed"' not in text and '"steps"' not in text and '"hands"' not in text
         data = json.loads(text)
         for shown in data.get("games", [data]):
+            if shown["status"] != "playing":
+                continue  # the game is over: its views may show every hand (issue 23)
             for row in shown.pop("log", []):
                 assert not leaks(row["text"], session.game, hidden[row["step"] + 1]), row
             rest = json.dumps(shown)
