@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import zipfile
 from importlib import resources
 from pathlib import Path
@@ -43,6 +44,7 @@ import numpy as np
 from formosa_envs.games import GAMES, make_game
 
 from .base import Agent
+from .files import AgentFileError, read_agent_file
 from .specs import AgentSpecError, int_arg
 
 FORMAT = "formosa-pretrained/1"
@@ -149,10 +151,11 @@ def _cached_network(sha: str, data: bytes, name: str, network_cls: Any) -> Any:
 def _read_checked(game: str, path: Any, entry: dict[str, Any]) -> bytes:
     """The file's bytes, after its presence and sha256 are checked against ``entry``."""
     redo = REGENERATE.format(game=game)
-    if not path.is_file():
+    present = os.path.lexists(path) if isinstance(path, Path) else path.is_file()
+    if not present:  # anything else at a Path (a FIFO, a device) is refused unread below
         raise PretrainedError(f"pretrained network for {game}: {path} is missing (the "
                               f"manifest lists it; reinstall the package or run {redo})")
-    data = path.read_bytes()
+    data = _read_bytes(game, path)
     if file_sha256(data) != entry.get("sha256"):
         raise PretrainedError(f"pretrained network for {game}: {path} does not match its "
                               f"manifest (sha256 {file_sha256(data)[:12]}..., the manifest "
@@ -161,6 +164,18 @@ def _read_checked(game: str, path: Any, entry: dict[str, Any]) -> bytes:
     if not zipfile.is_zipfile(io.BytesIO(data)):
         raise PretrainedError(f"pretrained network for {game}: {path} is not an .npz archive")
     return data
+
+
+def _read_bytes(game: str, path: Any) -> bytes:
+    """The bytes of ``path``; a folder given as ``root`` is read as every agent file is
+    (:func:`agents.files.read_agent_file`: a regular file within the cap, opened
+    non-blocking), package data in a zip through ``importlib.resources``."""
+    if not isinstance(path, Path):
+        return path.read_bytes()
+    try:
+        return read_agent_file(path, f"pretrained network for {game}:")
+    except AgentFileError as exc:
+        raise PretrainedError(str(exc)) from None
 
 
 def _check_current(game: str, path: Any, entry: dict[str, Any]) -> None:

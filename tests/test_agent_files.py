@@ -201,6 +201,21 @@ def test_bc_resume_refuses_a_checkpoint_that_is_not_a_regular_file(kinds: Kinds)
         assert str(target) in str(error)
 
 
+@pytest.mark.parametrize("kind", ["fifo", "link_to_dev_zero", "folder_"])
+def test_pretrained_from_a_folder_refuses_what_is_not_a_regular_file(kinds: Kinds,
+                                                                     kind: str) -> None:
+    from agents.pretrained import MANIFEST, build_pretrained, package_root
+    root = kinds.folder / "root"
+    root.mkdir()
+    shutil.copyfile(Path(str(package_root() / MANIFEST)), root / MANIFEST)
+    path, words = kinds.make(kind)
+    os.rename(path, root / "flowers.npz")
+    kinds.fifos.append(root / "flowers.npz")
+    _, error = within(lambda: build_pretrained("pretrained", "", "flowers", 0, root=root))
+    assert isinstance(error, AgentSpecError), error
+    assert str(root / "flowers.npz") in str(error) and "not a regular file" in str(error)
+
+
 # ----- the checks themselves ---------------------------------------------------------------
 
 def write_policy(path: Path, compressed: bool = False) -> Path:
