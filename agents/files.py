@@ -214,6 +214,15 @@ def _declared_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
     return math.prod(shape) * dtype.itemsize
 
 
+def checked_folder(path: str | os.PathLike[str], what: str = "RLlib checkpoint") -> Path:
+    """``path`` as a ``Path`` if it is a folder (a link to one counts); nothing inside is
+    looked at. :class:`AgentFileError` naming what it is otherwise (missing:
+    :class:`AgentFileNotFoundError`)."""
+    folder = Path(path)
+    _refuse_kind(folder, _stat(folder, what), what, "a folder")
+    return folder
+
+
 def checked_agent_folder(path: str | os.PathLike[str], what: str = "RLlib checkpoint",
                          max_bytes: int | None = None) -> Path:
     """``path`` as a ``Path`` if it is a folder of regular files and folders only.
@@ -224,8 +233,7 @@ def checked_agent_folder(path: str | os.PathLike[str], what: str = "RLlib checkp
     :data:`MAX_AGENT_FILE_BYTES`), at most :data:`MAX_FOLDER_ENTRIES` entries, nested at
     most :data:`MAX_FOLDER_DEPTH` deep. Raises :class:`AgentFileError` naming the entry.
     """
-    folder = Path(path)
-    _refuse_kind(folder, _stat(folder, what), what, "a folder")
+    folder = checked_folder(path, what)
     budget = {"cap": _cap(max_bytes), "bytes": _cap(max_bytes), "entries": MAX_FOLDER_ENTRIES}
     _check_tree(folder, folder, what, budget, depth=0)
     return folder
@@ -252,6 +260,7 @@ def _check_tree(root: Path, folder: Path, what: str, budget: dict[str, int],
             _check_tree(root, child, what, budget, depth + 1)
             continue
         _refuse_kind(child, info, f"{what} {root}: entry", "a regular file")
+        _refuse_size(child, info.st_size, f"{what} {root}: entry", budget["cap"])
         budget["bytes"] -= info.st_size
         if budget["bytes"] < 0:
             raise AgentFileError(f"{what} {root}: its files hold more than "

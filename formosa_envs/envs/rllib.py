@@ -335,9 +335,18 @@ def load_rllib_agent(path: str | Path, module_id: str | None = None,
     folder. Raises ``FileNotFoundError`` / ``ValueError`` naming what is wrong.
     The actor is read once per module folder version (tournaments build an
     agent per game).
+
+    Before Ray reads anything, ``path`` must be a folder and the module folder must
+    hold only folders and regular files within the cap on agent files
+    (:func:`agents.files.checked_agent_folder`): a FIFO, a device or a socket in it
+    is refused (an ``AgentFileError``, a ``ValueError``) instead of blocking the loader
+    or being read without end. Ray then opens the files itself, and unpickles
+    ``class_and_ctor_args.pkl``: load only checkpoints you trust.
     """
+    from agents.files import checked_agent_folder, checked_folder
     from agents.policy import PolicyAgent
-    folder = find_module_folder(Path(path), module_id)
+    folder = find_module_folder(checked_folder(path, "RLlib checkpoint"), module_id)
+    checked_agent_folder(folder, "RLlib checkpoint")
     state_file = next(folder.glob("module_state.*"), None)
     if state_file is None:
         raise ValueError(f"{folder} has no module_state file: an incomplete RLlib checkpoint?")
