@@ -336,12 +336,9 @@ def load_rllib_agent(path: str | Path, module_id: str | None = None,
     The actor is read once per module folder version (tournaments build an
     agent per game).
 
-    Before Ray reads anything, ``path`` must be a folder and the module folder must
-    hold only folders and regular files within the cap on agent files
-    (:func:`agents.files.checked_agent_folder`): a FIFO, a device or a socket in it
-    is refused (an ``AgentFileError``, a ``ValueError``) instead of blocking the loader
-    or being read without end. Ray then opens the files itself, and unpickles
-    ``class_and_ctor_args.pkl``: load only checkpoints you trust.
+    Before Ray reads it, the module folder must hold only folders and regular files
+    within the cap (:func:`agents.files.checked_agent_folder`; a FIFO or device is an
+    ``AgentFileError``). Ray unpickles ``class_and_ctor_args.pkl``: trusted files only.
     """
     from agents.files import checked_agent_folder, checked_folder
     from agents.policy import PolicyAgent
