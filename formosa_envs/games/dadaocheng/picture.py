@@ -9,6 +9,12 @@ grid), ``disc-face`` (two per disc), ``cube`` + ``cube-<colour>`` (hands, storeh
 storehouse signs), ``storehouse`` (one per space, 16), ``ship`` (one per face-up ship in
 the display), ``card`` (one per ship or building card a player owns), ``card-back`` (one
 per face-down pile), ``seat`` (one group per player).
+
+Click targets (``data-action``, for the play page): the grid's cells, the candidate
+lines, the ships and building piles (``picture_parts``), and here the colour swatches of
+the legend (a cube colour chosen: pay, give, take, discard, lose), the Temple table (both
+Temple uses), this round's event card, the acting player's storehouse spaces and hand
+(the 2-for-1 exchange).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.svg import Svg, final_caption
 
+from . import actions as A
 from .picture_parts import (
     BOARD_SIZE,
     BUILDING_FILL,
@@ -121,9 +128,10 @@ def _legend(svg: Svg, game: DadaochengGame, x: float, y: float) -> None:
     with svg.group(cls="legend"):
         for colour, goods in enumerate(GOODS):
             cx = x + colour * 79
-            svg.rect(cx, y, 12, 12, fill=FILL[colour], stroke="#444", rx=2,
-                     cls="legend-swatch")
-            svg.text(cx + 16, y + 10, goods, size=10, fill=INK)
+            with svg.group(data_action=A.COLOUR0 + colour):
+                svg.rect(cx, y, 12, 12, fill=FILL[colour], stroke="#444", rx=2,
+                         cls="legend-swatch")
+                svg.text(cx + 16, y + 10, goods, size=10, fill=INK)
         svg.circle(x + 12, y + 36, 11, fill=FILL[0], stroke="#3a3a3a")
         svg.circle(x + 20, y + 44, 5, fill=FILL[1], stroke="#3a3a3a")
         star(svg, x + 7, y + 31, 4)
@@ -133,7 +141,8 @@ def _legend(svg: Svg, game: DadaochengGame, x: float, y: float) -> None:
                  size=10, fill=INK)
         names = ("red", "white", "green", "yellow", "black", "any")
         table = "  ".join(f"{face + 1}:{names[g]}" for face, g in enumerate(game.temple))
-        svg.text(x, y + 68, f"Temple die  {table}", size=10, fill=MUTED)
+        with svg.group(data_action=f"{A.TEMPLE0} {A.TEMPLE0 + 1}"):
+            svg.text(x, y + 68, f"Temple die  {table}", size=10, fill=MUTED)
 
 
 def _seat(svg: Svg, game: DadaochengGame, s: DadaochengState, p: int, x: float, y: float,
@@ -149,8 +158,9 @@ def _seat(svg: Svg, game: DadaochengGame, s: DadaochengState, p: int, x: float, 
         svg.text(x + RIGHT_W - 10, y + 17, f"{prestige} PP \u00b7 credit {s.credit[p]} "
                  f"\u00b7 opium used {s.opium[p]}", size=12, anchor="end", weight="bold",
                  fill=INK)
-        svg.text(x + 16, y + 37, "hand", size=10, fill=MUTED)
-        cubes_in_box(svg, s.hand[p], x + 46, y + 26, 530, size=14)
+        with svg.group(cls="hand", data_action=A.EXCHANGE if to_act else None):
+            svg.text(x + 16, y + 37, "hand", size=10, fill=MUTED)
+            cubes_in_box(svg, s.hand[p], x + 46, y + 26, 530, size=14)
         svg.text(x + 604, y + 37, "sign", size=10, fill=MUTED)
         for k in range(s.sign[p]):
             cube(svg, x + 630 + k * 17, y + 26, 3, 14)

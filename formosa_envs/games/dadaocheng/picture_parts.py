@@ -15,6 +15,7 @@ swap), a candidate line's frame (collect it), a face-up ship (buy it), a buildin
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from formosa_envs.core.svg import Svg
@@ -189,11 +190,14 @@ def _region(svg: Svg, s: DadaochengState, side: int, owner: int | None, gx: floa
     colour = "#9a9a9a" if owner is None else SEAT_FILL[owner]
     name = SIDE_NAMES[side]
     who = "covered" if owner is None else f"P{owner}" + (" (you)" if owner == viewer else "")
+    acting = not s.over and bool(s.stack) and owner is not None and \
+        s.stack[-1].player == owner
     with svg.group(cls="storehouse-region"):
         for k in range(4):
             space = 4 * side + k
             x, y, w, h = _space_rect(side, k, gx, gy)
-            _space(svg, s, space, k, x, y, w, h, colour, covered)
+            with svg.group(data_action=A.SPACE0 + k) if acting else nullcontext():
+                _space(svg, s, space, k, x, y, w, h, colour, covered)
         _region_label(svg, side, f"{name} \u00b7 {who}", colour, gx, gy)
 
 
@@ -299,7 +303,7 @@ def draw_events(svg: Svg, game: DadaochengGame, s: DadaochengState, x0: float,
     if s.event_pool:
         card_back(svg, x0, y, 46, 58, len(s.event_pool), "deck")
     current = s.events[s.round - 1] if 0 < s.round <= len(s.events) else -1
-    with svg.group(cls="event-card"):
+    with svg.group(cls="event-card", data_action=A.EVENT):
         svg.rect(x0 + 52, y, 686, 58, fill="#f6ecd6", stroke="#5b4a33", rx=5)
         if current >= 0:
             event = game.events[current]

@@ -16,8 +16,9 @@ Everything but the face-down landmarks is open information (R-28).
 
 Click targets (for the play page; the picture looks the same): ``data-action`` lists the
 action ids a drawn thing stands for: a building pile's card (buy it), a face-up
-landmark (buy it from its deck) and a region (a charitable contribution, or choosing
-that region).
+landmark (buy it from its deck), a region (a charitable contribution, or choosing
+that region), and the acting seat's coins, goods and workers (paying with them,
+discarding them, exchanging for them).
 """
 
 from __future__ import annotations
@@ -27,8 +28,19 @@ from typing import TYPE_CHECKING
 from formosa_envs.core.svg import Svg, final_caption
 
 from . import picture_parts as P
-from .actions import BUY_B0, BUY_L0, CHARITY0, REGION0
+from .actions import (
+    BUY_B0,
+    BUY_L0,
+    CHARITY0,
+    DISCARD0,
+    EX_COINS0,
+    EX_ITEMS0,
+    EX_MERCH0,
+    PAY0,
+    REGION0,
+)
 from .flow import RED_KEYS
+from .payment import HAND0, HAND_WORKER, MERCHANT_TILE, PURSE, TRIBAL_WORKER, WAREHOUSE0
 from .state import LANDMARK0, TaiwanState
 
 if TYPE_CHECKING:
@@ -294,26 +306,37 @@ def _seat(svg: Svg, game: TaiwanGame, s: TaiwanState, p: int, y: float, h: float
             svg.rect(180, 6, 76, 19, fill=colour, stroke=None, rx=9, cls="to-act")
             svg.text(218, 20, "to act", size=11, weight="bold", fill=P.owner_ink(p),
                      anchor="middle")
-        _holdings(svg, s, p)
+        _holdings(svg, s, p, acting)
         _track(svg, game, s, p)
         _built(svg, game, s, p)
 
 
-def _holdings(svg: Svg, s: TaiwanState, p: int) -> None:
+def _holdings(svg: Svg, s: TaiwanState, p: int, acting: bool) -> None:
+    """Coins, hand, stored goods; the acting seat's chips stand for paying with them,
+    discarding them and exchanging for them (``data-action``)."""
+    def mark(*actions: int) -> str | None:
+        return " ".join(str(a) for a in actions) if acting else None
     svg.text(10, 40, f"{s.vp[p]} VP", size=12.5, weight="bold")
     coins = s.coins[p]
-    P.chip(svg, 70, 40, "coins", f"{coins} coin{'' if coins == 1 else 's'}", 11.5)
+    with svg.group(data_action=mark(PAY0 + PURSE)):
+        P.chip(svg, 70, 40, "coins", f"{coins} coin{'' if coins == 1 else 's'}", 11.5)
     svg.text(10, 60, "hand", size=10, fill="#666")
     x = 44.0
     for r, name in enumerate(P.RESOURCE_NAMES):
-        x = P.chip(svg, x, 60, name, s.res[p][r])
-    x = P.chip(svg, x + 4, 60, "worker", s.workers[p])
-    P.chip(svg, x, 60, "merchant", s.merchants[p])
+        with svg.group(data_action=mark(PAY0 + HAND0 + r, DISCARD0 + r, EX_ITEMS0 + 1 + r,
+                                        EX_COINS0 + 1 + r, EX_MERCH0 + 1 + r)):
+            x = P.chip(svg, x, 60, name, s.res[p][r])
+    with svg.group(data_action=mark(PAY0 + HAND_WORKER, EX_ITEMS0, EX_COINS0, EX_MERCH0)):
+        x = P.chip(svg, x + 4, 60, "worker", s.workers[p])
+    with svg.group(data_action=mark(PAY0 + MERCHANT_TILE)):
+        P.chip(svg, x, 60, "merchant", s.merchants[p])
     svg.text(10, 79, "stored", size=10, fill="#666")
-    x = P.chip(svg, 44, 79, "worker", s.tribal[p])
+    with svg.group(data_action=mark(PAY0 + TRIBAL_WORKER)):
+        x = P.chip(svg, 44, 79, "worker", s.tribal[p])
     for r, name in enumerate(P.RESOURCE_NAMES):
         if s.warehouse[p][r]:
-            x = P.chip(svg, x, 79, name, s.warehouse[p][r])
+            with svg.group(data_action=mark(PAY0 + WAREHOUSE0 + r)):
+                x = P.chip(svg, x, 79, name, s.warehouse[p][r])
     svg.text(10, 97, "supply", size=10, fill="#666")
     for i in range(s.markers[p]):
         P.marker(svg, 52 + i * 13, 93, 5, p, s.num_players, "supply-marker")

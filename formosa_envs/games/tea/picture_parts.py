@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.svg import Svg
 
+from .actions import WORKER0
 from .content import CHARACTER_NAMES, TEAS
 from .state import BASKET_LIMIT, SCENTED, TeaState
 
@@ -197,7 +198,7 @@ def board_dynamic(svg: Svg, game: TeaGame, s: TeaState, p: int,
             svg.rect(x, y, w, board_height(w >= 2 * BOARD_W + 24), fill="none",
                      stroke=SEAT_FILL[p], stroke_width=4, rx=6, cls="acting-frame")
         _header(svg, s, p, x, y, w, marks)
-        _workshop(svg, s, p, wx, wy)
+        _workshop(svg, s, p, wx, wy, marks[1])
         _shop(svg, game, s, p, sx, sy)
 
 
@@ -217,11 +218,13 @@ def _header(svg: Svg, s: TeaState, p: int, x: float, y: float, w: float,
              fill=INK, cls="vp")
 
 
-def _workshop(svg: Svg, s: TeaState, p: int, x: float, y: float) -> None:
+def _workshop(svg: Svg, s: TeaState, p: int, x: float, y: float, acting: bool) -> None:
+    """The workers at home; the acting seat's stand for placing a Farmer or a Master."""
     cx = x + 44
     for kind, count in ((0, s.farmers[p]), (1, s.masters[p])):
         for _ in range(count):
-            worker(svg, cx, y + 9, p, kind)
+            with svg.group(data_action=WORKER0 + kind if acting else None):
+                worker(svg, cx, y + 9, p, kind)
             cx += 16
     for _ in range(s.parked[p]):
         master(svg, cx, y + 17, p, cls="worker tea-master parked", dashed=True)
