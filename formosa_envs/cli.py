@@ -111,9 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     info = _game_parser(sub, "info", "show a game's action segments and observation pieces")
     info.set_defaults(run=cmd_info)
     play = _game_parser(sub, "play", "play in the terminal (human and agent seats)")
-    play.add_argument("--seats", default="human,random",
-                      help="comma-separated seats: human, random, heuristic, mcts[:N], "
-                           "policy:PATH.npz, rllib:CHECKPOINT[@MODULE]")
+    play.add_argument("--seats", default="human,random", help=_seats_help())
+    play.add_argument("--compact", action="store_true", default=True,
+                      help="after your first decision show only what changed on the table "
+                           "since your last one; t at the prompt shows it all (default)")
+    play.add_argument("--full", dest="compact", action="store_false",
+                      help="reprint the whole table at every decision")
     play.add_argument("--seed", type=non_negative_int, default=None,
                       help="seed for chance and agents (>= 0)")
     play.add_argument("--record", default=None, metavar="FILE",
@@ -154,6 +157,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="--backend jax: games played at once (default 1024)")
     bench.set_defaults(run=cmd_bench)
     return parser
+
+
+def _seats_help() -> str:
+    """The --seats help, generated from the agent registry so no kind is left out."""
+    from agents import agent_kinds, specs
+    usages = [getattr(specs._KINDS.get(kind), "usage", kind) for kind in agent_kinds()]
+    return ("comma-separated, one seat per player: human (a person at this terminal; moves "
+            "are numbered from 1) or an agent: " + ", ".join(usages) +
+            " (default human,random)")
 
 
 def _serve_parser(sub: Any) -> None:
@@ -259,7 +271,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                          "for --players), e.g. human,random")
     if args.record:
         check_output_file(args.record, "--record")
-    seats = [HumanSeat() if n == "human" else
+    seats = [HumanSeat(compact=args.compact) if n == "human" else
              make_agent(n, args.game, None if args.seed is None else args.seed + i, "--seats")
              for i, n in enumerate(names)]
     play_session(args.game, args.players, seats, args.seed, record_path=args.record,

@@ -20,18 +20,20 @@ def test_odd_lines_are_not_move_numbers(line: str) -> None:
 
 
 def test_plain_and_other_script_digits_are_read() -> None:
-    assert parse_choice(" 3 \r\n", 5) == 3
-    assert parse_choice("\u0663", 5) == 3  # Arabic-Indic three: int() reads it
-    assert parse_choice("0007", 8) == 7 and parse_choice("8", 8) is None
+    """Moves are numbered from 1: the number typed is the list index plus one."""
+    assert parse_choice(" 3 \r\n", 5) == 2
+    assert parse_choice("\u0663", 5) == 2  # Arabic-Indic three: int() reads it
+    assert parse_choice("0007", 8) == 6 and parse_choice("8", 8) == 7
+    assert parse_choice("9", 8) is None and parse_choice("0", 8) is None
 
 
 def test_a_session_goes_on_after_odd_lines_and_ends_on_end_of_input() -> None:
     """Every odd line is refused with a message and the same seat is asked again; the end
     of input leaves the game cleanly (no record, no traceback)."""
-    typed = "".join(line.replace("\n", " ") + "\n" for line in ODD) + "0\n"
+    typed = "".join(line.replace("\n", " ") + "\n" for line in ODD) + "1\n"
     out = io.StringIO()
     seats = [HumanSeat(io.StringIO(typed), out), make_agent("random", "flowers", 1)]
     assert play_session("flowers", 2, seats, seed=2, out=out) is None
     text = out.getvalue()
-    assert text.count("is not a move number between 0 and") == len(ODD)
+    assert text.count("is not a move number between 1 and") == len(ODD)
     assert text.rstrip().endswith("Game abandoned.")

@@ -26,6 +26,7 @@ so a summary cannot reveal them. A game without a wording module falls back on i
 from __future__ import annotations
 
 import importlib
+import re
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -104,3 +105,65 @@ def _fallback_line(group: str, items: list[Item]) -> str:
     hidden = len(items) - len(shown)
     parts = shown + ([f"{hidden} hidden outcome{'s' if hidden > 1 else ''}"] if hidden else [])
     return f"{group}: {', '.join(parts)}"
+
+
+# --- the table as it changes: compact mode ---------------------------------------------
+
+CHANGES_HEAD = "(changes since your last decision; t shows the full table)"
+WHOLE_ZONE = 7
+"""A changed zone of at most this many lines is reprinted whole (a grid stays readable);
+a longer one prints its heading and the lines that changed."""
+
+
+def table_zones(lines: list[str]) -> dict[str, list[str]]:
+    """The zones of a rendered table: a heading (a line that is not indented) with the
+    indented lines under it, keyed by the heading's words before ``:``, `` (`` or
+    `` - `` (``Player 1``, ``Plantation``); a repeated key gets `` #2``, ``#3``..."""
+    zones: dict[str, list[str]] = {}
+    key = ""
+    for line in lines:
+        if not line.startswith(" "):
+            base = re.split(r":| \(| - ", line, maxsplit=1)[0]
+            key, k = base, 1
+            while key in zones:
+                k += 1
+                key = f"{base} #{k}"
+            zones[key] = []
+        zones.setdefault(key, []).append(line)
+    return zones
+
+
+def table_changes(old: list[str], new: list[str]) -> list[str]:
+    """What to print of table ``new`` to a reader who saw ``old``: a first line saying
+    so, every zone that changed (whole when short or when its length changed, else its
+    heading and changed lines), new zones whole, and the zones that went away named."""
+    before = table_zones(old)
+    after = table_zones(new)
+    out = [CHANGES_HEAD]
+    for key, lines in after.items():
+        seen = before.get(key)
+        if seen == lines:
+            continue
+        if seen is None or len(seen) != len(lines) or len(lines) <= WHOLE_ZONE:
+            out += lines
+        else:
+            out += [lines[0]] + [x for x, y in zip(lines[1:], seen[1:], strict=True) if x != y]
+    gone = [key for key in before if key not in after]
+    if gone:
+        out.append(f"(gone from the table: {', '.join(gone)})")
+    if len(out) == 1:
+        out.append("(nothing on the table changed)")
+    return out
+
+
+def move_lines(labels: list[str], columns: bool = False, width: int = 96) -> list[str]:
+    """The numbered moves (from 1), one a line, or with ``columns`` in as many columns
+    as fit in ``width`` (numbers running down each column)."""
+    items = [f"  {i:>2}: {label}" for i, label in enumerate(labels, 1)]
+    cell = max((len(x) for x in items), default=0) + 2
+    across = max(1, width // cell) if columns else 1
+    if across == 1 or len(items) <= 4:
+        return items
+    rows = -(-len(items) // across)
+    return ["".join(items[c * rows + r].ljust(cell) for c in range(across)
+                    if c * rows + r < len(items)).rstrip() for r in range(rows)]

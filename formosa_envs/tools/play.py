@@ -1,11 +1,13 @@
 """``formosa play``: people and agents at one table in the terminal.
 
 A human seat sees the table from its own chair (other hands hidden), the decision
-asked in words (``Player 0, choose a card from your hand to play``), a numbered list
-of legal moves with labels, and picks one by number. Bad input gets a message and a
-new prompt; ``q`` (or end of input) leaves the game. Agents' moves are told one line
-each; chance is told one line per kind of event (``narrate.py``), hiding from the
-human seat what it may not see.
+asked in words (``Player 0, choose a card from your hand to play``), a list of legal
+moves numbered from 1 with labels, and picks one by number; the move is told back
+(``you (player 0) played: ...``). Bad input gets a message and a new prompt; ``q`` (or
+end of input) leaves the game. In compact mode a decision shows only what changed on
+the table since that seat's last one, and ``t`` the whole table. Agents' moves are told
+one line each; chance is told one line per kind of event (``narrate.py``), hiding from
+the human seat what it may not see.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 
-from .narrate import ChanceNarrator, decision_prompt
+from .narrate import ChanceNarrator, decision_prompt, move_lines, table_changes
 
 
 class HumanQuit(Exception):
@@ -26,40 +28,70 @@ class HumanQuit(Exception):
 
 
 class HumanSeat:
-    """A person choosing moves by number at the terminal."""
+    """A person choosing moves by number (counted from 1) at the terminal.
+
+    With ``compact``, each decision after a seat's first prints only the zones of the
+    table that changed since the last table shown to that seat (see
+    :func:`table_changes`) and lays the moves out in columns; ``t`` at the prompt prints
+    the whole table again.
+    """
 
     name = "human"
 
-    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 compact: bool = False) -> None:
         self.stdin = stdin or sys.stdin
         self.out = stdout or sys.stdout
+        self.compact = compact
+        self._shown: dict[int, list[str]] = {}
 
     def reset(self) -> None:
-        """Nothing to forget between games."""
+        """Forget the tables shown (the next decision of every seat shows all of it)."""
+        self._shown = {}
 
     def act_on_state(self, game: Any, state: Any) -> int:
-        """Show the table and the numbered legal moves; read a valid choice."""
+        """Show the table (or what changed) and the numbered legal moves; read a choice."""
         seat = game.current_player(state)
         legal = game.legal_actions(state)
-        self.out.write("\n" + game.render(state, viewer=seat) + "\n")
-        self.out.write(f">> {decision_prompt(game, state)}\n")
-        for i, action in enumerate(legal):
-            self.out.write(f"  {i:>2}: {game.action_label(state, action)}\n")
+        self._screen(game, state, seat, legal, full=not self.compact)
+        keys = "q to quit, t for the full table" if self.compact else "q to quit"
         while True:
-            self.out.write(f"player {seat}, choose 0-{len(legal) - 1} (q to quit): ")
+            self.out.write(f"player {seat}, choose {_range(len(legal))} ({keys}): ")
             self.out.flush()
             line = self.stdin.readline()
-            if not line or line.strip().lower() in ("q", "quit", "exit"):
+            typed = line.strip().lower()
+            if not line or typed in ("q", "quit", "exit"):
                 raise HumanQuit
+            if self.compact and typed == "t":
+                self._screen(game, state, seat, legal, full=True)
+                continue
             choice = parse_choice(line, len(legal))
             if choice is not None:
                 return legal[choice]
-            self.out.write(f"  '{line.strip()}' is not a move number between 0 and "
-                           f"{len(legal) - 1}; try again.\n")
+            self.out.write(f"  '{line.strip()}' is not a move number between 1 and "
+                           f"{len(legal)}; try again.\n")
+
+    def _screen(self, game: Any, state: Any, seat: int, legal: list[int], full: bool
+                ) -> None:
+        """Write the table (whole, or its changes for this seat), the question, the moves."""
+        table = game.render(state, viewer=seat).splitlines()
+        previous = self._shown.get(seat)
+        shown = table if full or previous is None else table_changes(previous, table)
+        self._shown[seat] = table
+        self.out.write("\n" + "\n".join(shown) + "\n")
+        self.out.write(f">> {decision_prompt(game, state)}\n")
+        labels = [game.action_label(state, action) for action in legal]
+        _write_lines(self.out, move_lines(labels, columns=self.compact))
+
+
+def _range(count: int) -> str:
+    """``1-7``: the numbers a person may type (``1`` when there is one move)."""
+    return "1" if count == 1 else f"1-{count}"
 
 
 def parse_choice(line: str, count: int) -> int | None:
-    """The move index typed on ``line``, or None if it is not a valid index."""
+    """The index in the move list of the move number typed on ``line`` (moves are
+    numbered from 1, as a person counts), or None if it is not one of 1..``count``."""
     text = line.strip()
     if not text.isdigit():
         return None
@@ -67,7 +99,7 @@ def parse_choice(line: str, count: int) -> int | None:
         value = int(text)
     except ValueError:  # a digit int() cannot read ('²'), or a number of over 4300 digits
         return None
-    return value if 0 <= value < count else None
+    return value - 1 if 1 <= value <= count else None
 
 
 def play_session(game_name: str, num_players: int, seats: list[Any], seed: int | None,
@@ -124,7 +156,10 @@ def _play_out(game: Any, seats: list[Any], seed: int, out: TextIO,
         else:
             _write_lines(out, narrator.flush())
             action = seats[player].act_on_state(game, state)
-            if not isinstance(seats[player], HumanSeat):
+            if isinstance(seats[player], HumanSeat):
+                out.write(f"you (player {player}) played: "
+                          f"{game.action_label(state, action)}\n")
+            else:
                 out.write(f"player {player} ({seats[player].name}){_context(game, state)}: "
                           f"{game.action_label(state, action)}\n")
         steps.append([int(player), int(action), game.action_label(state, action)])

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from formosa_envs.core.wording import amounts, seat_tags, wrap_segments
 
 from .content import BUILDINGS, COLOURS
-from .grid import LINES, showing
+from .grid import LINES
 from .state import ROUNDS, DadaochengState, Phase
 
 if TYPE_CHECKING:
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 SIDE_NAMES = ("South", "West", "North", "East")
 LETTERS = "RWGYK"
+CELL_W = 6
 
 
 def building_name(kind: int) -> str:
@@ -52,9 +53,9 @@ def label_action(game: DadaochengGame, s: DadaochengState, action: int) -> str:
 
 
 def render_text(game: DadaochengGame, s: DadaochengState, viewer: int | None = None) -> str:
-    """The table for people: the event, the disc grid with the storehouses around it,
-    ships and buildings for sale, and every player's holdings (all of it is open
-    information; ``viewer`` only marks that seat as "you")."""
+    """The table for people: the event, the disc grid (both faces of every disc) with
+    the storehouses around it, ships and buildings for sale, and every player's holdings
+    (all of it is open information; ``viewer`` only marks that seat as "you")."""
     turn = s.turn if s.phase == Phase.TURNS and not s.over else None
     who = f" - player {turn} to play" if turn is not None else ""
     lines = [f"Dadaocheng - round {s.round} of {ROUNDS[s.num_players]}{who} - "
@@ -97,23 +98,28 @@ def _side_name(s: DadaochengState, side: int) -> str:
     return SIDE_NAMES[side] + (f" (P{owners[0]})" if owners else "")
 
 
-def _disc(shown: list[int], flipped: list[int], cell: int) -> str:
-    letter = LETTERS[shown[cell]]
-    return letter.lower() if flipped[cell] else letter
+def _disc(game: DadaochengGame, s: DadaochengState, cell: int) -> str:
+    """``K*/w``: the face up, then the face down (what a flip shows); ``*`` marks the sun
+    side, as the picture's star does."""
+    sun, back = (LETTERS[c] for c in game.discs[s.cell_disc[cell]].faces)
+    if s.flipped[cell]:
+        return f"{back}/{sun.lower()}*"
+    return f"{sun}*/{back.lower()}"
 
 
 def _grid_lines(game: DadaochengGame, s: DadaochengState) -> list[str]:
     if min(s.cell_disc) < 0:
         return ["Disc grid: being laid out"]
-    lines = ["Disc grid: R red, W white, G green, Y yellow, K black (opium); lower case = "
-             "back side up", "Storehouses around it: space k faces row/column k; S = a Store;"
-             " . = empty. Cell numbers on the right."]
-    shown = showing(tuple(game.discs[d].faces for d in s.cell_disc), s.bits())
-    north = "".join(f"{_store(s, 2, c):^4}" for c in range(4))
-    south = "".join(f"{_store(s, 0, c):^4}" for c in range(4))
+    lines = ["Disc grid: each disc as face up/face down (a flip shows the face down); "
+             "* = sun side",
+             "  R red, W white, G green, Y yellow, K black (opium)",
+             "Storehouses around it: space k faces row/column k; S = a Store; . = empty. "
+             "Cell numbers on the right."]
+    north = "".join(f"{_store(s, 2, c):^{CELL_W}}" for c in range(4))
+    south = "".join(f"{_store(s, 0, c):^{CELL_W}}" for c in range(4))
     lines.append(f"  {_side_name(s, 2):>16} {north}")
     for r in range(4):
-        cells = "".join(f"{_disc(shown, s.flipped, 4 * r + c):^4}" for c in range(4))
+        cells = "".join(f"{_disc(game, s, 4 * r + c):^{CELL_W}}" for c in range(4))
         west = _side_name(s, 1) if r == 0 else ""
         east = _side_name(s, 3) if r == 0 else ""
         numbers = " ".join(f"{4 * r + c:2d}" for c in range(4))
