@@ -117,7 +117,7 @@ def test_hot_seat_tea_through_an_out_of_turn_decision(chrome: Any, served: Serve
         state = click_and_wait(chrome, chrome.find_elements("css selector", "#moves button")[-1])
         assert curtains < 40
     assert state["viewer"] == state["toMove"] == "1" and curtains >= 2
-    assert "out of turn, during Player 0's turn" in status and "Tea Master" in status
+    assert "out of turn: it is player 0's turn" in status and "Tea Master" in status
     assert "P1 human (you)" in chrome.find_element("id", "seat-list").text
     moves = chrome.find_elements("css selector", "#moves button")
     assert any("(A)" in m.text for m in moves) and any("(B)" in m.text for m in moves)

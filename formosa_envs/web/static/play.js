@@ -6,6 +6,25 @@
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 250;
+const OPPONENT = "heuristic";
+// The lobby's options in words (the title is the longer description).
+const OPTION_WORDS = {
+  current_month: ["Current Month set", "the optional Current Month set: none, or month 1-12"],
+  target_vp: ["Points to win", "the game ends at the end of a round once a player has this many VP"],
+  advanced: ["Advanced rules", "the starting harvest and the character draft"],
+  merchant_cards: ["Merchant cards", "28 (the rulebook's count) or 24 (the retail count)"],
+  chronological_events: ["Events in year order", "events after 1851 in year order, not shuffled"],
+  two_player_sides: ["Two-player storehouses", "opposite (South and North) or adjacent (South and West)"],
+  solo_target: ["Solo: prestige to win", "with 1 player, the prestige that counts as a win"],
+  solo_challenge: ["Solo challenge", "with 1 player: none, ships, buildings or hand2"],
+};
+
+function optionWords(name) {
+  const known = OPTION_WORDS[name];
+  if (known) return known;
+  const words = name.replace(/_/g, " ");
+  return [words.charAt(0).toUpperCase() + words.slice(1), ""];
+}
 const page = { id: null, view: null, seat: null, revealed: null, timer: null, busy: false,
                catalogue: null };
 
@@ -69,7 +88,9 @@ function buildForm() {
 }
 
 function optionInput(option) {
-  const label = element("label", `${option.name} `, { title: option.allowed });
+  const [words, description] = optionWords(option.name);
+  const label = element("label", `${words} `,
+                        { title: [description, option.allowed].filter(Boolean).join("; ") });
   let input;
   if (option.kind === "bool") {
     input = element("input", null, { type: "checkbox" });
@@ -99,7 +120,7 @@ function buildSeats() {
   for (let seat = 0; seat < count; seat += 1) {
     const input = element("input", null, { id: `seat-${seat}`, list: "seat-specs",
                                            size: 16 });
-    input.value = old[seat] || (seat === 0 ? "human" : "random");
+    input.value = old[seat] || (seat === 0 ? "human" : OPPONENT);
     const label = element("label", `Player ${seat} `);
     label.append(input);
     box.append(label);
@@ -268,14 +289,13 @@ function drawStatus(view) {
   if (view.status !== "playing") {
     status.textContent = view.prompt;
   } else if (view.to_move === view.viewer && view.to_move_kind === "human") {
-    const late = view.out_of_turn ? ` (out of turn, during Player ${view.turn}'s turn)` : "";
-    status.textContent = `Your decision, Player ${view.viewer}${late}: ${view.prompt}`;
+    status.textContent = `Your decision - ${view.prompt}`;
     status.className = "yours";
   } else if (view.to_move_kind === "agent") {
     status.textContent = `${who} is ${view.thinking ? "thinking\u2026" : "about to move"}`;
     status.className = "thinking";
   } else {
-    status.textContent = `${who} decides: ${view.prompt}`;
+    status.textContent = `${who} decides - ${view.prompt}`;
   }
 }
 
@@ -345,10 +365,57 @@ function drawLog(view) {
 function drawResult(view) {
   const result = $("result");
   result.hidden = !view.result;
-  if (view.result) result.textContent = view.prompt;
-  const link = $("record-link");
-  link.hidden = !view.record_url;
-  if (view.record_url) link.href = view.record_url;
+  $("end").hidden = !view.result;
+  $("controls").hidden = Boolean(view.result);
+  if (!view.result) return;
+  result.textContent = "";
+  result.append(element("p", view.prompt, { id: "result-text" }));
+  result.append(scoreTable(view));
+  $("record-link").href = view.record_url;
+  $("replay-link").href = view.replay_url;
+  $("rematch").onclick = () => rematch(view);
+}
+
+function scoreTable(view) {
+  // One column per seat: its parts (what final scoring added, what play scored), the total.
+  const table = element("table", null, { id: "scores" });
+  const head = element("tr");
+  head.append(element("th", ""));
+  view.seats_named.forEach((name, seat) => {
+    const winner = view.result.winners.includes(seat) ? " \u2605" : "";
+    head.append(element("th", name + winner));
+  });
+  table.append(head);
+  const parts = [];
+  for (const seat of view.result.breakdown) {
+    for (const row of seat) if (!parts.includes(row.part)) parts.push(row.part);
+  }
+  for (const part of parts) {
+    const line = element("tr");
+    line.append(element("td", part));
+    for (const seat of view.result.breakdown) {
+      const row = seat.find((r) => r.part === part);
+      line.append(element("td", row ? String(row.points) : "-"));
+    }
+    table.append(line);
+  }
+  const total = element("tr", null, { class: "total" });
+  total.append(element("td", "total"));
+  for (const score of view.result.scores) total.append(element("td", String(score)));
+  table.append(total);
+  return table;
+}
+
+async function rematch(view) {
+  // Same game, players, options and seats; a new seed (the server draws one).
+  const body = { game: view.game, num_players: view.num_players, options: view.options,
+                 seats: view.seats };
+  try {
+    const next = await api("POST", "/api/games", body);
+    window.location.href = `/play/${next.id}`;
+  } catch (error) {
+    showError(error.message);
+  }
 }
 
 function start() {
