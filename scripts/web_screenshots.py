@@ -3,8 +3,9 @@
 Runs the web app (``formosa serve``'s app, uvicorn in a thread, games in a temporary
 folder), starts one game per game with a person at seat 0 against the heuristic,
 plays some moves for the person (the heuristic chooses them) so that the table is in
-mid-game, then photographs the page in headless Chromium (``make browser``). Needs the
-``[web]`` extra and selenium (the dev extra)::
+mid-game, then photographs the page in headless Chromium (``make browser``); then the
+Tea table at a phone's width (``play_phone.png``) and a finished Flowers game with its
+score table (``play_end.png``). Needs the ``[web]`` extra and selenium (the dev extra)::
 
     .venv/bin/python scripts/web_screenshots.py [--out docs/images]
 """
@@ -37,6 +38,8 @@ TABLES = [
     ("dadaocheng", ("human", "heuristic"), 3, {}, 12),
 ]
 WIDTH, HEIGHT = 1500, 1000
+PHONE_WIDTH = 500
+END_GAME = ("flowers", ("human", "heuristic"), 3, {"target_vp": 5}, 400)
 
 
 def main() -> None:
@@ -50,11 +53,13 @@ def main() -> None:
         server, url = start_server(app)
         driver = chromium()
         try:
-            for game, seats, seed, options, moves in TABLES:
+            shots = [(table, f"play_{table[0]}.png", WIDTH) for table in TABLES]
+            shots += [(TABLES[2], "play_phone.png", PHONE_WIDTH), (END_GAME, "play_end.png", WIDTH)]
+            for (game, seats, seed, options, moves), name, width in shots:
                 session = app.state.store.create(GameSpec(game, len(seats), options, seats,
                                                           seed))
                 play_for_the_person(session, moves)
-                path = photograph(driver, f"{url}/play/{session.id}", out / f"play_{game}.png")
+                path = photograph(driver, f"{url}/play/{session.id}", out / name, width)
                 print(f"wrote {path}")
         finally:
             driver.quit()
@@ -97,15 +102,15 @@ def chromium() -> Any:
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 
-def photograph(driver: Any, url: str, path: Path) -> Path:
-    """Open the table, fit the window to the page and save a PNG."""
-    driver.set_window_size(WIDTH, HEIGHT)
+def photograph(driver: Any, url: str, path: Path, width: int = WIDTH) -> Path:
+    """Open the table at ``width``, fit the window to the page and save a PNG."""
+    driver.set_window_size(width, HEIGHT)
     driver.get(url)
     WebDriverWait(driver, 30).until(lambda d: d.execute_script(
         "return document.body.dataset.ready === '1' && document.body.dataset.busy !== '1';"))
     height, frame = driver.execute_script(
         "return [document.documentElement.scrollHeight, window.outerHeight - window.innerHeight];")
-    driver.set_window_size(WIDTH, max(HEIGHT, height + frame + 10))
+    driver.set_window_size(width, max(HEIGHT, height + frame + 10))
     time.sleep(0.3)
     driver.save_screenshot(str(path))
     return path
