@@ -28,11 +28,17 @@ given, as a tree prior of weight 6. That is much stronger at the same budget
 random rollouts ~10%) and about three times slower. The agent reads the state only
 through the engine contract and determinizes before every simulation, so it
 never uses hidden information. The final move is the most visited root action.
+
+A search may be cut short: ``max_seconds`` (wall-clock seconds per decision) and
+``should_stop`` (a callable, e.g. a server's "this thought is no longer wanted") are
+read between simulations (:func:`stop_check`); the move is then the best one so far
+(at least one simulation is always run).
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -93,6 +99,10 @@ class MCTSAgent(StateAgent):
         """A move chooser ``(game, state, rng) -> action`` that replaces ``rollout``."""
         self.last_search: dict[int, tuple[int, float]] = {}
         """Root statistics of the last search: action -> (visits, mean value)."""
+        self.max_seconds: float | None = None
+        """Wall-clock cap of one decision's search (None: the simulations only)."""
+        self.should_stop: Callable[[], bool] | None = None
+        """Asked between simulations: True ends the search at once (best move so far)."""
 
     def reset(self) -> None:
         """Nothing per game: the tree is rebuilt at every decision."""
@@ -108,7 +118,10 @@ class MCTSAgent(StateAgent):
         me = game.current_player(state)
         root = _Node(me)
         base = (game.scores(state), _round(state))
-        for _ in range(self.simulations):
+        stopped = stop_check(self)
+        for done in range(self.simulations):
+            if done and stopped():
+                break
             self._simulate(game, game.determinize(state, me, self.rng), root, base)
         self.last_search = {a: _visit_key(root.children.get(a)) for a in legal}
         return max(legal, key=self.last_search.__getitem__)
@@ -209,6 +222,21 @@ class MCTSAgent(StateAgent):
         k = self.score_scale
         return [sum(_clip((gain[p] - gain[o]) / k) for o in range(n) if o != p) / (n - 1)
                 for p in range(n)]
+
+
+def stop_check(agent: Any) -> Callable[[], bool]:
+    """A function telling whether ``agent``'s search, starting now, must stop: its
+    ``should_stop()`` says so, or its ``max_seconds`` have passed (either attribute may
+    be missing or None). Any search loop calls it between simulations."""
+    should_stop = getattr(agent, "should_stop", None)
+    limit = getattr(agent, "max_seconds", None)
+    deadline = None if limit is None else time.monotonic() + float(limit)
+
+    def stopped() -> bool:
+        if should_stop is not None and should_stop():
+            return True
+        return deadline is not None and time.monotonic() >= deadline
+    return stopped
 
 
 def _visit_key(node: _Node | None) -> tuple[int, float]:

@@ -169,16 +169,37 @@ def _seats_help() -> str:
 
 
 def _serve_parser(sub: Any) -> None:
-    """``formosa serve [--host H] [--port P] [--games-dir DIR]``."""
+    """``formosa serve [--host H] [--port P] [--games-dir DIR] [--agents-dir DIR] [caps]``."""
     serve = sub.add_parser("serve", help="play against the agents in a browser (a local web "
                            "app; needs the [web] extra)")
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this machine only)")
+                       help="address to listen on (default 127.0.0.1: this machine only; any "
+                            "other address lets anyone who can reach the port start and play "
+                            "games, and turns the Host check off)")
     serve.add_argument("--port", type=int_between(0, 65535), default=8000,
                        help="port to listen on (default 8000)")
     serve.add_argument("--games-dir", default="formosa-games", metavar="DIR",
                        help="folder of the game records, written after every move; games "
-                            "in progress there are resumed on start (default formosa-games)")
+                            "in progress there are resumed on start. A record of a game in "
+                            "progress holds every draw to come: the folder is made 0700 and "
+                            "the records 0600 (default formosa-games)")
+    serve.add_argument("--agents-dir", metavar="DIR",
+                       help="offer the agent files of DIR: a seat may then be policy:NAME or "
+                            "az:NAME[:N], NAME a regular file of DIR (chosen by name, never by "
+                            "path). Without it a request may seat only agents that read no "
+                            "file (human, random, heuristic, mcts, pretrained). rllib: is "
+                            "never offered: loading an RLlib checkpoint unpickles it, which "
+                            "runs any code the files hold")
+    caps = [("--max-simulations", int_between(1, 1_000_000), 2000,
+             "the most search simulations per move a seat may ask for (default 2000)"),
+            ("--max-think-seconds", positive_float, 10.0,
+             "wall-clock cap of one agent move's search (default 10)"),
+            ("--max-games", int_between(1, 100_000), 100,
+             "games in progress held at once; one more is refused (503) (default 100)"),
+            ("--header-timeout", positive_float, 10.0,
+             "seconds a connection may take to send a request's headers (default 10)")]
+    for flag, kind, default, text in caps:
+        serve.add_argument(flag, type=kind, default=default, help=text)
     serve.set_defaults(run=cmd_serve)
 
 
@@ -281,12 +302,21 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the browser app (the [web] extra) until interrupted."""
+    from pathlib import Path
+
     from formosa_envs.web import WEB_HINT, missing_web_modules
     if missing_web_modules():
         raise FormosaError(f"{WEB_HINT} ({', '.join(missing_web_modules())} missing)")
     check_output_folder(args.games_dir, "--games-dir")
+    agents_dir = None if args.agents_dir is None else Path(args.agents_dir)
+    if agents_dir is not None and not agents_dir.is_dir():
+        raise UsageError(f"--agents-dir {args.agents_dir}: not a folder")
+    from formosa_envs.web.seats import ServeLimits
     from formosa_envs.web.server import serve
-    return serve(args.host, args.port, args.games_dir)
+    limits = ServeLimits(agents_dir, args.max_simulations, args.max_think_seconds,
+                         args.max_games)
+    return serve(args.host, args.port, args.games_dir, limits=limits,
+                 header_timeout=args.header_timeout)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -21,7 +21,12 @@ Errors are JSON ``{"error": message}`` with a 4xx status: 400 a malformed reques
 seat or a post from another site's page, 404 an unknown game or path, 405 a wrong
 method, 409 a request the game's state refuses (a stale version, out of turn, the game
 over), 413 a body too large, 415 a body sent as something other than JSON, 422 an
-illegal move. Session work (drawing, replaying, building agents) runs in the thread pool.
+illegal move, 503 a new game past the server's cap of games in progress. Session work
+(drawing, replaying, building agents) runs in the thread pool.
+
+What a request may seat, and the thinking budgets, are the server's
+:class:`~.seats.ServeLimits`; every answer carries the headers of
+:mod:`.security` (no framing, no sniffing, a content security policy).
 
 A post must come from this server's own page (an ``Origin`` header, which browsers
 send, must name this host), so that a page of another site open in the same browser
@@ -57,9 +62,10 @@ from .errors import (
     clip,
 )
 from .newgame import catalogue, parse_new_game
-from .session import PLAYING
+from .seats import ServeLimits
+from .security import SecurityHeaders
 from .store import GameStore
-from .views import game_view, resolve_viewer, summary
+from .views import game_view, resolve_viewer
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024
@@ -67,11 +73,13 @@ MAX_INT = 10**18 - 1
 MOVE_KEYS, UNDO_KEYS = ("version", "action", "seat"), ("version", "seat")
 
 
-def create_app(games_dir: str | Path, allowed_hosts: list[str] | None = None) -> Starlette:
+def create_app(games_dir: str | Path, allowed_hosts: list[str] | None = None,
+               limits: ServeLimits | None = None) -> Starlette:
     """The web app; its games are kept in ``games_dir`` (games in progress resumed).
     ``allowed_hosts``: the only ``Host`` headers answered (None: any), so that a page on
-    another site cannot reach a server bound to this machine by rebinding a name to it."""
-    store = GameStore(games_dir)
+    another site cannot reach a server bound to this machine by rebinding a name to it.
+    ``limits``: the agents folder, thinking budgets and games in progress allowed."""
+    store = GameStore(games_dir, limits)
     store.load()
     api = Api(store)
     routes = [
@@ -86,18 +94,19 @@ def create_app(games_dir: str | Path, allowed_hosts: list[str] | None = None) ->
         Route("/api/games/{game_id}/abandon", api.abandon, methods=["POST"]),
         Route("/api/games/{game_id}/record", api.record),
     ]
+    middleware = [Middleware(SecurityHeaders)]
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
     app = Starlette(routes=routes, exception_handlers={
         WebError: _web_error, HTTPException: _http_error, Exception: _server_error},
-        lifespan=_lifespan, middleware=[
-            Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)]
-        if allowed_hosts else None)
+        lifespan=_lifespan, middleware=middleware)
     app.state.store = store
     return app
 
 
 @asynccontextmanager
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
-    """On shutdown, let thinking agents finish their move (it is saved)."""
+    """On shutdown, stop the thinking agents (a move not yet made is dropped)."""
     yield
     await run_in_threadpool(app.state.store.close)
 
@@ -114,17 +123,19 @@ class Api:
         self.store = store
 
     async def catalogue(self, request: Request) -> Response:
-        """Games, their player counts and options, and seat examples."""
-        return JSONResponse(await run_in_threadpool(catalogue))
+        """Games, their player counts and options, seat examples and the limits."""
+        return JSONResponse(await run_in_threadpool(catalogue, self.store.limits))
 
     async def list_games(self, request: Request) -> Response:
         """Every game's public facts, newest first."""
-        return JSONResponse({"games": [summary(s) for s in self.store.all()]})
+        return JSONResponse({"games": self.store.summaries()})
 
     async def new_game(self, request: Request) -> Response:
         """Check the request, start the game, answer with the first view (201)."""
         body = await read_json(request)
-        session = await run_in_threadpool(lambda: self.store.create(parse_new_game(body)))
+        limits = self.store.limits
+        session = await run_in_threadpool(
+            lambda: self.store.create(parse_new_game(body, limits)))
         view = await run_in_threadpool(game_view, session, None)
         return JSONResponse(view, status_code=201)
 
@@ -162,12 +173,13 @@ class Api:
 
     async def record(self, request: Request) -> Response:
         """The whole record (every draw): only once the game is over."""
-        session = self.store.get(request.path_params["game_id"])
-        if session.status == PLAYING:
+        game_id = request.path_params["game_id"]
+        if game_id not in self.store.over:
+            self.store.get(game_id)  # a 404 when there is no such game
             raise WebError(CONFLICT, "the record holds every card drawn; it is given once the "
                                      "game is finished or abandoned")
-        record = await run_in_threadpool(session.record)
-        name = f"formosa-{session.spec.game}-{session.id}.json"
+        record = await run_in_threadpool(self.store.record_of, game_id)
+        name = f"formosa-{record['game']}-{game_id}.json"
         return JSONResponse(record, headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -5,10 +5,13 @@ A request is a JSON object::
     {"game": "flowers", "num_players": 2, "options": {"target_vp": 30},
      "seats": ["human", "mcts:200"], "seed": 7}
 
-``options`` and ``seed`` may be left out (a fresh seed is drawn). Options are
-checked by the game's own configuration (its message names the option); options
+``options`` and ``seed`` may be left out (a fresh seed is drawn). Every option key
+must be one of the game's declared options (:func:`option_specs`), then the values
+are checked by the game's own configuration (its message names the option); options
 naming data files on the server's disk are refused. Every seat is ``human`` or an
-agent spec, built once here so that a bad spec is refused with its message.
+agent spec the web may seat (:mod:`.seats`: no kind that reads a file of the server,
+search budgets within the server's limits), built once here so that a bad spec is
+refused with its message.
 """
 
 from __future__ import annotations
@@ -19,14 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from agents import agent_kinds, make_agent
 from formosa_envs.core.config import option_specs
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 
 from .errors import bad_request, clip
+from .seats import DIR_KINDS, HUMAN, WEB_KINDS, ServeLimits, agent_files, build_agent
 
-HUMAN = "human"
 REQUEST_KEYS = ("game", "num_players", "options", "seats", "seed")
 SEED_LIMIT = 2**31
 SPEC_EXAMPLES = (HUMAN, "random", "heuristic", "mcts:100", "mcts:400", "pretrained")
@@ -48,8 +50,9 @@ class GameSpec:
         return [seat for seat, spec in enumerate(self.seats) if spec == HUMAN]
 
 
-def parse_new_game(body: Any) -> GameSpec:
-    """The :class:`GameSpec` of a request body; a 400 :class:`WebError` names the fault."""
+def parse_new_game(body: Any, limits: ServeLimits | None = None) -> GameSpec:
+    """The :class:`GameSpec` of a request body (seats within ``limits``, default the
+    server's defaults); a 400 :class:`WebError` names the fault."""
     if not isinstance(body, dict):
         raise bad_request(f"a new game is a JSON object with {', '.join(REQUEST_KEYS)}; "
                           f"got {type(body).__name__}")
@@ -62,7 +65,7 @@ def parse_new_game(body: Any) -> GameSpec:
         raise bad_request(f"unknown game {name!r:.40}; available: {sorted(GAMES)}")
     players = _players(name, body.get("num_players"))
     options = _options(name, players, body.get("options", {}))
-    seats = _seats(name, players, body.get("seats"))
+    seats = _seats(name, players, body.get("seats"), limits or ServeLimits())
     return GameSpec(name, players, options, seats, _seed(body.get("seed")))
 
 
@@ -80,11 +83,15 @@ def _options(name: str, players: int, options: Any) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise bad_request(f"options must be a JSON object of option: value, got {options!r:.60}")
     specs = option_specs(config_class(name))
+    known = [key for key in specs if key != "num_players"]
     for key in options:
         if key == "num_players":
             raise bad_request("option 'num_players': give the player count as num_players, "
                               "outside options")
-        if key in specs and specs[key].kind == "path":
+        if key not in known:
+            raise bad_request(f"unknown option {clip(repr(key), 40)} for {name}; its options "
+                              f"are {known}")
+        if specs[key].kind == "path":
             raise bad_request(f"option {key!r} names a data file on the server; the web app "
                               "plays the packaged data (use formosa play for data files)")
     try:
@@ -94,28 +101,16 @@ def _options(name: str, players: int, options: Any) -> dict[str, Any]:
     return dict(options)
 
 
-def _seats(name: str, players: int, seats: Any) -> tuple[str, ...]:
-    """One spec per seat: ``human`` or an agent spec that builds."""
+def _seats(name: str, players: int, seats: Any, limits: ServeLimits) -> tuple[str, ...]:
+    """One spec per seat: ``human`` or an agent spec the web may seat, that builds."""
     if not isinstance(seats, list) or len(seats) != players or \
             not all(isinstance(s, str) and s.strip() for s in seats):
         raise bad_request(f"seats must list {players} seat(s) ('human' or an agent spec such "
                           f"as 'random'), got {seats!r:.80}")
     for seat, spec in enumerate(seats):
         if spec.strip() != HUMAN:
-            build_agent(spec.strip(), name, seat, 0)
+            build_agent(spec.strip(), name, seat, 0, limits)
     return tuple(s.strip() for s in seats)
-
-
-def build_agent(spec: str, game: str, seat: int, seed: int) -> Any:
-    """The agent of ``spec`` at ``seat`` (seeded ``seed + 1 + seat``); a spec that cannot
-    be built is a 400 naming the seat."""
-    try:
-        return make_agent(spec, game, seed=seed + 1 + seat)
-    except (ValueError, OSError) as exc:  # AgentSpecError, or a file that is no policy
-        text = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and \
-            exc.filename else str(exc)
-        raise bad_request(f"seat {seat} {spec!r:.60}: {clip(text)}; a seat may also be "
-                          f"{HUMAN!r}") from None
 
 
 def _seed(value: Any) -> int:
@@ -133,8 +128,10 @@ def config_class(name: str) -> type:
     return type(make_game(name, num_players=info.min_players).config)
 
 
-def catalogue() -> dict[str, Any]:
-    """The games a new game may be, with their player counts and options (for the form)."""
+def catalogue(limits: ServeLimits | None = None) -> dict[str, Any]:
+    """The games a new game may be, with their player counts and options, the agent
+    kinds and files a seat may name and the server's limits (for the form)."""
+    limits = limits or ServeLimits()
     games = []
     for info in GAMES.values():
         cls = config_class(info.name)
@@ -144,8 +141,11 @@ def catalogue() -> dict[str, Any]:
                    if key != "num_players" and spec.kind != "path"]
         games.append({"name": info.name, "title": info.title, "min_players": info.min_players,
                       "max_players": info.max_players, "options": options})
-    return {"games": games, "seat_examples": list(SPEC_EXAMPLES),
-            "agent_kinds": list(agent_kinds())}
+    files = agent_files(limits)
+    kinds = sorted(WEB_KINDS) + (list(DIR_KINDS) if limits.agents_dir is not None else [])
+    examples = list(SPEC_EXAMPLES) + [f"{k}:{f}" for f in files for k in DIR_KINDS]
+    return {"games": games, "seat_examples": examples, "agent_kinds": kinds,
+            "agent_files": files, "limits": limits.public()}
 
 
 def _option_row(key: str, spec: Any, default: Any) -> dict[str, Any]:

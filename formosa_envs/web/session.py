@@ -3,13 +3,19 @@
 Every change (a move, an undo, abandoning) bumps :attr:`GameSession.version`; a
 move or an undo names the version it answers, so a stale or repeated request is
 refused (409) and no move is ever applied twice. Chance is drawn right after the
-move that leads to it, from a generator seeded by ``(seed, step number)``: the
-same position always gets the same draw (an undo cannot fish for a better card)
-and a record replays exactly. The record is handed to ``saver`` after every change.
+move that leads to it, from a generator seeded by ``(seed, step number)``, and after
+the first undo by ``(seed, step number, undos so far)``: an undo goes back one
+person's decision (with the agents' moves and draws after it), and what comes next is
+drawn afresh, so undoing a reveal does not tell the person the card to come. The
+record keeps every step actually drawn (it replays exactly) and the undo count (in
+its ``web`` section, so a resumed game goes on drawing afresh). The record is handed
+to ``saver`` after every change.
 
 Agents act in one background thread per session (never on the server's event
 loop) on a copy of the state; a move computed for a version that has since changed
-(the person undid or abandoned) is dropped.
+(the person undid or abandoned) is dropped, and the search that computes it is told
+to stop (``agent.should_stop``, read by MCTS between simulations), as is every search
+when the server stops (:meth:`GameSession.stop`).
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from formosa_envs.games import make_game
 from formosa_envs.tools.record import RecordError, new_record
 
 from .errors import WebError, conflict
-from .newgame import GameSpec, build_agent
+from .newgame import GameSpec
+from .seats import ServeLimits, build_agent
 
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 Saver = Callable[["GameSession"], None]
@@ -37,13 +44,23 @@ class GameSession:
     """A game in progress (or over) with its seats, steps and version."""
 
     def __init__(self, game_id: str, spec: GameSpec, saver: Saver | None = None,
-                 created: str | None = None) -> None:
+                 created: str | None = None, limits: ServeLimits | None = None,
+                 with_agents: bool = True) -> None:
+        """A game not yet started (:meth:`start`); ``with_agents=False`` for a game over,
+        whose agents are never asked to move (no agent is built)."""
         self.id = game_id
         self.spec = spec
         self.game = make_game(spec.game, num_players=spec.num_players, **spec.options)
         self.humans = spec.humans
-        self.agents = {seat: build_agent(s, spec.game, seat, spec.seed)
-                       for seat, s in enumerate(spec.seats) if seat not in self.humans}
+        limits = limits or ServeLimits()
+        self.agents = {seat: build_agent(s, spec.game, seat, spec.seed, limits)
+                       for seat, s in enumerate(spec.seats)
+                       if seat not in self.humans and with_agents}
+        for agent in self.agents.values():
+            agent.should_stop = self._should_stop
+        self.undos = 0
+        self._closing = False
+        self._thought_for = -1
         self.created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.lock = threading.RLock()
         self.version = 0
@@ -59,14 +76,15 @@ class GameSession:
 
     # ----- starting and resuming --------------------------------------------------------
     def start(self, steps: list[list[Any]] = (), status: str = PLAYING,
-              version: int = 0) -> None:
+              version: int = 0, undos: int = 0) -> None:
         """Replay ``steps`` (a saved record's), settle chance, save, let agents move.
 
         A resumed game goes on from its saved ``version`` (a page open before a restart
-        then gets 409 and reloads, instead of meeting a reused version number).
+        then gets 409 and reloads, instead of meeting a reused version number) and its
+        ``undos`` (so chance after them is still drawn afresh).
         """
         with self.lock:
-            self.version = version
+            self.version, self.undos = version, undos
             self._rebuild(list(steps))
             if status != PLAYING and self.status == PLAYING:
                 self.status = status
@@ -113,7 +131,8 @@ class GameSession:
             self._changed()
 
     def undo(self, version: int) -> None:
-        """Back to the last decision a person made (agents' moves after it undone too)."""
+        """Back to the last decision a person made (agents' moves and chance after it
+        undone too); chance from there on is drawn afresh."""
         with self.lock:
             self._check_live(version)
             last = next((i for i in range(len(self.steps) - 1, -1, -1)
@@ -121,6 +140,7 @@ class GameSession:
             if last is None:
                 raise conflict("there is no move of a person to undo")
             self._rebuild(self.steps[:last])
+            self.undos += 1
             self._changed()
 
     def abandon(self, version: int | None = None) -> None:
@@ -156,7 +176,8 @@ class GameSession:
                 return
             if game.current_player(state) != CHANCE:
                 return
-            rng = np.random.default_rng([self.spec.seed, len(self.steps)])
+            key = [self.spec.seed, len(self.steps)] + ([self.undos] if self.undos else [])
+            rng = np.random.default_rng(key)
             self._apply(CHANCE, game.sample_chance(state, rng))
 
     def _changed(self) -> None:
@@ -175,8 +196,17 @@ class GameSession:
         player = self.game.current_player(self.state)
         return player if player in self.agents else None
 
+    def stop(self) -> None:
+        """Tell a thinking agent to stop (its move is dropped) and no agent to start."""
+        self._closing = True
+
+    def _should_stop(self) -> bool:
+        """Whether the thought under way is no longer wanted (stale, or the server stops)."""
+        return self._closing or self.version != self._thought_for
+
     def _kick(self) -> None:
-        if self._worker is None and self.agent_to_move() is not None and self.error is None:
+        if self._worker is None and self.agent_to_move() is not None and self.error is None \
+                and not self._closing:
             self._worker = threading.Thread(target=self._drive, name=f"agents-{self.id}",
                                             daemon=True)
             self._worker.start()
@@ -186,11 +216,11 @@ class GameSession:
         while True:
             with self.lock:
                 seat = self.agent_to_move()
-                if seat is None or self.error is not None:
+                if seat is None or self.error is not None or self._closing:
                     self._worker = None
                     return
                 version, state = self.version, self.game.clone(self.state)
-                self.thinking = seat
+                self.thinking, self._thought_for = seat, version
             try:
                 action = int(self.agents[seat].act_on_state(self.game, state))
             except Exception as exc:  # a broken agent must not take the server down
@@ -201,7 +231,7 @@ class GameSession:
                 return
             with self.lock:
                 self.thinking = None
-                if version == self.version:
+                if version == self.version and not self._closing:
                     self._apply(seat, action)
                     self._settle()
                     self.version += 1
@@ -228,5 +258,5 @@ class GameSession:
                                 list(spec.seats), [list(s) for s in self.steps],
                                 self.game.scores(self.state), cut)
             record["web"] = {"id": self.id, "status": self.status, "created": self.created,
-                             "version": self.version}
+                             "version": self.version, "undos": self.undos}
             return record

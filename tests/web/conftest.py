@@ -24,7 +24,8 @@ import pytest
 from tests.browser_support import headless_chrome
 
 NEEDS_EXTRA = ["test_api.py", "test_api_errors.py", "test_api_hardening.py", "test_sessions.py",
-               "test_serve.py", "test_browser.py"]
+               "test_serve.py", "test_browser.py", "test_attacks.py", "test_attacks_play.py",
+               "test_attacks_serve.py"]
 collect_ignore = NEEDS_EXTRA if any(importlib.util.find_spec(m) is None
                                     for m in ("starlette", "uvicorn", "httpx2")) else []
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,13 +51,13 @@ def free_port() -> int:
 class Served:
     """A ``formosa serve`` subprocess: its URL, first line of output, and a stop."""
 
-    def __init__(self, games_dir: Path) -> None:
+    def __init__(self, games_dir: Path, *flags: str) -> None:
         self.games_dir = games_dir
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-c", "from formosa_envs.cli import main; "
                    "raise SystemExit(main())", "serve", "--port", str(self.port),
-                   "--games-dir", str(games_dir)]
+                   "--games-dir", str(games_dir), *flags]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})

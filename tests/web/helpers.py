@@ -81,6 +81,8 @@ def register_gate_agent() -> Any:
             return game.legal_actions(state)[0]
 
     register_agent_kind(GATE_KIND, lambda spec, arg, game, seed: GateAgent(), GATE_KIND)
+    from formosa_envs.web.seats import allow_web_kind
+    allow_web_kind(GATE_KIND)  # it reads no file
     return gate
 
 
