@@ -77,6 +77,13 @@ def check_state(game: Any, state: Any, where: str) -> None:
                             f"this game has {game.num_players} players")
 
 
+def check_own_state(game: Any, state: Any, where: str) -> None:
+    """:func:`check_state`, after its cheap common case (for the engine's hot paths)."""
+    if state.__class__ is not getattr(game, "state_class", None) or \
+            getattr(state, "num_players", game.num_players) != game.num_players:
+        check_state(game, state, where)
+
+
 def check_action(game: Any, state: Any, action: Any, where: str) -> None:
     """Raise :class:`ArgumentError` unless ``action`` can be labelled in ``state``: at a
     chance node one of its outcomes, elsewhere an id of the action space."""
@@ -199,4 +206,5 @@ def guard_entry_points(cls: type) -> None:
 
 
 __all__ = ["ArgumentError", "CallOrderError", "before_reset", "check_action", "check_rng",
-           "check_seat", "check_seed", "check_state", "guard_entry_points", "is_integer"]
+           "check_own_state", "check_seat", "check_seed", "check_state", "guard_entry_points",
+           "is_integer"]

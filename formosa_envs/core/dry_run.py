@@ -28,6 +28,11 @@ CHANCE_SAMPLE = 8
 """Chance outcomes tried at most (first, last and evenly spread between)."""
 ACTION_SAMPLE = 256
 """Player actions tried at most (real decisions offer far fewer)."""
+LOOKAHEAD = 4
+"""Steps played ahead of a loaded state along two paths (always the first, always the
+last legal action or chance outcome), each step's state checked whole
+(``check_invariants``): a stack that breaks the turn order a few decisions later (a
+duplicated decision, a compound turn handed to the wrong seat) is refused on load."""
 _TOLERANCE = 1e-6
 
 
@@ -47,6 +52,8 @@ def check_playable(game: Any, state: Any) -> None:
                                    "chance (an automatic frame is never left on top)")
         for action in actions:
             _try(game, state, action)
+        for pick in (0, -1):
+            _look_ahead(game, state, pick)
     except StateFormatError as exc:
         raise StateFormatError(f"saved state's pending decision {kind} cannot be played: "
                                f"{exc}") from None
@@ -103,6 +110,25 @@ def _try(game: Any, state: Any, action: int) -> None:
     except Exception as exc:  # noqa: BLE001 - reported with the action that failed
         raise StateFormatError(f"{_what(game, state, action)} fails: "
                                f"{type(exc).__name__}: {exc}") from None
+
+
+def _look_ahead(game: Any, state: Any, pick: int) -> None:
+    """Play :data:`LOOKAHEAD` steps from a clone, always choosing entry ``pick`` of the
+    legal actions (or chance outcomes), checking every state reached whole."""
+    child = game.clone(state)
+    for step in range(1, LOOKAHEAD + 1):
+        if game.is_terminal(child):
+            return
+        legal = game.legal_actions(child)
+        if not legal:
+            raise StateFormatError(f"{step} step(s) ahead no action is legal")
+        game.apply_legal_action(child, legal[pick])
+        try:
+            game.check_invariants(child)
+        except StateFormatError as exc:
+            raise StateFormatError(f"{step} step(s) ahead (always taking the "
+                                   f"{'first' if pick == 0 else 'last'} option) the game "
+                                   f"reaches an impossible state: {exc}") from None
 
 
 def _what(game: Any, state: Any, action: int) -> str:

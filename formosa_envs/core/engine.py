@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .actions import ActionSpace
-from .args import guard_entry_points
+from .args import check_own_state, guard_entry_points
 from .errors import IllegalActionError, StateFormatError
 from .ranking import rank_returns, ranks_of, shares_of, top_positions
 from .rewards import UtilityBounds, utility_bounds
@@ -232,7 +232,12 @@ class Game(ABC):
     :meth:`validate_state`; None checks only the generic fields (player count, stack)."""
 
     def to_json(self, state: Any) -> str:
-        """Serialise ``state`` (with the game name and config) as a JSON string."""
+        """Serialise ``state`` (with the game name and config) as a JSON string.
+
+        ``state`` must be a state of this game (its state class and player count):
+        ``ArgumentError`` otherwise, so no save is written that loads nowhere.
+        """
+        check_own_state(self, state, "to_json")
         payload = {"game": self.name, "config": self.config_dict(),
                    "state": state_to_dict(state)}
         return json.dumps(payload, separators=(",", ":"))
@@ -246,7 +251,8 @@ class Game(ABC):
         """
         try:
             payload = json.loads(text)
-        except (TypeError, json.JSONDecodeError, RecursionError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:  # ValueError: a number of
+            # more than 4,300 digits (Python's int conversion limit), JSONDecodeError
             raise StateFormatError(f"saved {self.name} state is not valid JSON: {exc}") from None
         if not isinstance(payload, dict) or payload.get("game") != self.name:
             found = payload.get("game") if isinstance(payload, dict) else type(payload).__name__

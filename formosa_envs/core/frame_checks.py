@@ -97,3 +97,20 @@ def _check_payment(game: Any, state: Any, d: Decision, path: str, expected: Expe
         where = 1 if j is None else 2 + j
         ctx_fail(path, where, kind, f"(the sources offered, {list(offered)}) must be the "
                                     f"sources that can pay the next unit now, {options}")
+
+
+def check_turn_frames(state: Any, own_turn: frozenset[str], single: frozenset[str]) -> None:
+    """The turn order of a stack: a frame of a kind in ``own_turn`` is decided by the seat
+    whose turn it is (``state.turn``), and a kind in ``single`` is pending at most once
+    (the flow pushes one such decision at a time: a second copy is a duplicated frame).
+    Raises ``StateFormatError`` naming the frame."""
+    seen: set[str] = set()
+    for i, d in enumerate(state.stack):
+        if d.kind in own_turn and d.player != state.turn:
+            fail(f"stack[{i}].player", f"must be the seat whose turn it is (field 'turn' "
+                                       f"is {state.turn}) for kind {d.kind!r}, got {d.player}")
+        if d.kind in single:
+            if d.kind in seen:
+                fail(f"stack[{i}]", f"is a second {d.kind!r} frame; the turn has one "
+                                    f"{d.kind!r} decision pending at a time")
+            seen.add(d.kind)

@@ -41,6 +41,7 @@ from .schema_frames import (  # noqa: F401 - part of this module's API
     AUTO_ONLY,
     CHANCE,
     CHANCE_ONLY,
+    MAX_INT,
     MAX_STACK,
     SEAT,
     FrameSpec,
@@ -53,7 +54,9 @@ from .schema_frames import (  # noqa: F401 - part of this module's API
 )
 
 MAX_TEXT = 1000
-"""Characters a ``last_event`` string may hold."""
+"""Characters a ``last_event`` string may hold. ``MAX_INT`` (``schema_frames``) bounds
+the magnitude of every saved integer (a signed 64-bit integer), also where a spec sets
+no bound, so that every value converts to a float and back to text."""
 
 Bound = int | Callable[[Any], Any] | tuple[Any, ...] | None
 Length = int | Callable[[Any], Any] | None
@@ -147,7 +150,6 @@ def schema(frames: dict[str, FrameSpec] | None = None,
 
 Check = Callable[[Any, str], None]
 _ANY_LENGTH = range(0, 1 << 62)
-_HUGE = 1 << 62
 _GENERIC: dict[str, Spec] = {"over": flags(), "decisions": ints(0), "last_event": text()}
 _COMPILED: weakref.WeakKeyDictionary[Any, _Compiled] = weakref.WeakKeyDictionary()
 
@@ -286,10 +288,16 @@ def _field_check(spec: Spec, game: Any) -> Check:
 def _scalar_check(kind: type, lo: Any, hi: Any, choices: frozenset[Any] | None) -> Check:
     noun = {int: "an integer", bool: "true or false", str: "a string"}[kind]
     measure = len if kind is str else (lambda x: x)
+    if kind is int:
+        lo = -MAX_INT if lo is None else lo
+        hi = MAX_INT if hi is None else hi
 
     def check(x: Any, path: str) -> None:
         if type(x) is not kind:
             fail(path, f"must be {noun}, got {_show(x)}")
+        if kind is str and not _encodable(x):
+            fail(path, f"must be text that can be written as UTF-8 (it holds a lone "
+                       f"surrogate), got {_show(x)}")
         size = measure(x)
         if lo is not None and size < lo:
             fail(path, f"must be >= {lo}, got {x}")
@@ -301,16 +309,31 @@ def _scalar_check(kind: type, lo: Any, hi: Any, choices: frozenset[Any] | None) 
     return check
 
 
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (no lone surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _leaf_list(kind: type, allowed: range, lo: Any, hi: Any, choices: frozenset[Any] | None,
                unique: bool) -> Check:
     scalar = _scalar_check(kind, lo, hi, choices)
     types = {kind}
+    if kind is int:
+        lo = -MAX_INT if lo is None else lo
+        hi = MAX_INT if hi is None else hi
+    slow_text = kind is str
 
     def check(v: Any, path: str) -> None:
         _check_length(v, path, allowed)
         if not v:
             return
-        if (set(map(type, v)) != types or (lo is not None and min(v) < lo)
+        if (slow_text or set(map(type, v)) != types or (lo is not None and min(v) < lo)
                 or (hi is not None and max(v) > hi)
                 or (choices is not None and not choices.issuperset(v))):
             for i, x in enumerate(v):
@@ -327,8 +350,8 @@ def _leaf_list(kind: type, allowed: range, lo: Any, hi: Any, choices: frozenset[
 def _positional_list(kind: type, allowed: range, los: list[Any], his: list[Any],
                      choices: frozenset[Any] | None) -> Check:
     cells = [_scalar_check(kind, a, b, choices) for a, b in zip(los, his, strict=True)]
-    low = [-_HUGE if a is None else a for a in los]
-    high = [_HUGE if b is None else b for b in his]
+    low = [-MAX_INT if a is None else a for a in los]
+    high = [MAX_INT if b is None else b for b in his]
     types, slow = {kind}, choices is not None or kind is not int
 
     def check(v: Any, path: str) -> None:

@@ -24,6 +24,8 @@ from .errors import StateFormatError
 CHANCE, AUTO = -1, -2  # the engine's player codes (engine.py imports the schema)
 MAX_STACK = 1000
 """Frames a decision stack may hold (real games stay far below)."""
+MAX_INT = (1 << 63) - 1
+"""The largest magnitude of a ``ctx`` entry (``schema.MAX_INT``: a signed 64-bit integer)."""
 Bound = Any
 Length = Any
 
@@ -157,6 +159,8 @@ def _check_frame(game: Any, d: Any, path: str, frames: dict[str, tuple[Any, ...]
         fail(path + ".optional", f"must be true or false, got {_show(optional)}")
     if type(ctx) is not tuple or any(type(x) is not int for x in ctx):
         fail(path + ".ctx", f"must be a list of integers, got {_show(ctx)}")
+    if ctx and (max(ctx) > MAX_INT or min(ctx) < -MAX_INT):
+        fail(path + ".ctx", f"must hold integers of at most 64 bits, got {_show(ctx)}")
     if ctx_len is not None and len(ctx) not in ctx_len:
         fail(path + ".ctx", f"must have {_length_text(ctx_len)} entries for kind {kind!r}, "
                             f"got {len(ctx)}")

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .args import check_rng, is_integer
+from .args import check_own_state, check_rng, is_integer
 from .decisions import Decision, Handler
 from .engine import AUTO, CHANCE, TERMINAL, Game
 from .errors import IllegalActionError
@@ -76,6 +76,7 @@ class StackGame(Game):
 
     def legal_actions(self, state: Any) -> list[int]:
         """Legal ids of the top frame (chance outcomes at chance nodes)."""
+        check_own_state(self, state, "legal_actions")
         if state.over:
             return []
         d = state.stack[-1]
@@ -85,6 +86,7 @@ class StackGame(Game):
 
     def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
         """Outcomes of the top chance frame; empty at player decisions."""
+        check_own_state(self, state, "chance_outcomes")
         if state.over or state.stack[-1].player != CHANCE:
             return []
         d = state.stack[-1]
@@ -92,6 +94,7 @@ class StackGame(Game):
 
     def apply_action(self, state: Any, action: int) -> None:
         """Validate ``action`` against the top frame, apply it and settle."""
+        check_own_state(self, state, "apply_action")
         if state.over:
             raise IllegalActionError(f"action {action!r} was given but the game is over")
         if not self.is_legal(state, state.stack[-1], action):
@@ -99,7 +102,9 @@ class StackGame(Game):
         self.apply_legal_action(state, action)
 
     def apply_legal_action(self, state: Any, action: int) -> None:
-        """Apply ``action`` without re-checking it (the caller checked the mask)."""
+        """Apply ``action`` without re-checking it (the caller checked the mask; the state
+        must still be one of this game's: ``ArgumentError`` otherwise)."""
+        check_own_state(self, state, "apply_legal_action")
         d = state.stack.pop()
         self.handlers[d.kind].apply(self, state, d, int(action))
         if d.player != CHANCE:
@@ -113,6 +118,7 @@ class StackGame(Game):
         re-validating an outcome that was drawn from the legal ones (the env's
         and the simulators' fast path).
         """
+        check_own_state(self, state, "apply_chance")
         if state.over:
             raise IllegalActionError("apply_chance called but the game is over")
         d = state.stack[-1]
@@ -134,6 +140,7 @@ class StackGame(Game):
         """
         if rng.__class__ is not np.random.Generator:
             check_rng(rng, "resolve_chance")
+        check_own_state(self, state, "resolve_chance")
         stack, handlers, sample, settle = state.stack, self.handlers, self.sample_chance, \
             self.settle
         while not state.over and stack[-1].player == CHANCE:

@@ -19,7 +19,13 @@
 * an illegal action raises :class:`~formosa_envs.core.errors.IllegalActionError`;
   a bad argument (a seed, an agent name) raises ``ArgumentError``, and a call out of
   order (``step``/``last``/``observe``/``state`` before ``reset()``, ``step``/``last``
-  once every agent has left) raises ``CallOrderError`` (both are ``FormosaError``).
+  once every agent has left, ``agent_iter`` before ``reset()``, an action other than
+  None for a finished agent) raises ``CallOrderError`` (both are ``FormosaError``);
+* ``engine_state`` hands out the live engine state: once it has been read, the env no
+  longer trusts its cached action mask for that game, and every ``step`` checks the
+  state (``check_invariants``) and the action against the rules as they are now, so a
+  state changed in place behind the env's back never gets an illegal action applied.
+  One env is for one thread; a :class:`~formosa_envs.core.engine.Game` may be shared.
 """
 
 from __future__ import annotations
@@ -30,7 +36,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from formosa_envs.core.args import ArgumentError, CallOrderError, before_reset, check_seed
+from formosa_envs.core.args import (
+    ArgumentError,
+    CallOrderError,
+    before_reset,
+    check_seed,
+    check_state,
+)
 from formosa_envs.core.engine import TERMINAL, Game
 from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.core.rewards import REWARD_MODES, check_reward_mode, final_rewards
@@ -63,7 +75,8 @@ class FormosaAECEnv(AECEnv):
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._build_spaces()
         self._rng = np.random.default_rng()
-        self.engine_state: Any = None
+        self._state: Any = None
+        self._exposed = False
         self.history: list[int] = []
         self._mask_cache: tuple[Any, int, str, np.ndarray] | None = None
         self.agents = []
@@ -93,9 +106,33 @@ class FormosaAECEnv(AECEnv):
         raise ArgumentError(f"{where}(): agent must be one of {self.possible_agents}, "
                             f"got {agent!r}")
 
+    @property
+    def engine_state(self) -> Any:
+        """The live engine state of the current game (None before ``reset()``).
+
+        Reading it hands the state out: from then on, until the next ``reset()``, each
+        ``step`` re-checks the state and the action instead of trusting the mask cached
+        by ``observe`` (a caller may have changed the state in place).
+        """
+        self._exposed = True
+        return self._state
+
+    @engine_state.setter
+    def engine_state(self, state: Any) -> None:
+        """Replace the game's state (checked whole: ``check_invariants``)."""
+        check_state(self.game, state, "engine_state")
+        self.game.check_invariants(state)
+        self._state, self._exposed, self._mask_cache = state, True, None
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's agent iterator; ``CallOrderError`` before ``reset()``."""
+        if self._state is None:
+            raise before_reset("agent_iter")
+        return super().agent_iter(max_iter)
+
     def _call_order_error(self, where: str) -> CallOrderError:
         """The error for ``where()`` called before ``reset()`` or after the game's end."""
-        if self.engine_state is None:
+        if self._state is None:
             return before_reset(where)
         return CallOrderError(f"{where}() after the game ended: every agent has left "
                               "(env.agents is empty); call reset() to play again")
@@ -112,14 +149,14 @@ class FormosaAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.engine_state = self.game.new_initial_state()
+        self._state, self._exposed = self.game.new_initial_state(), False
         self.history = []
         self._mask_cache: tuple[Any, int, str, np.ndarray] | None = None
         self._resolve_chance()
-        self.agent_selection = self.agents[self.game.current_player(self.engine_state)]
+        self.agent_selection = self.agents[self.game.current_player(self._state)]
 
     def _resolve_chance(self) -> None:
-        self.game.resolve_chance(self.engine_state, self._rng, self.history)
+        self.game.resolve_chance(self._state, self._rng, self.history)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``; resolve chance; hand out rewards."""
@@ -129,15 +166,23 @@ class FormosaAECEnv(AECEnv):
         except (AttributeError, KeyError):  # not reset yet, or every agent has left
             raise self._call_order_error("step") from None
         if done:
+            if action is not None:
+                raise CallOrderError(f"step({action!r}) for {agent}, which has finished "
+                                     "(terminated or truncated): the only valid action is "
+                                     "None; step(None) until env.agents is empty, then "
+                                     "call reset() to play again")
             self._was_dead_step(action)
             return
+        state = self._state
         if action is None:
             raise IllegalActionError(f"{agent} must act, got None; "
-                                     + self.game.decision_description(self.engine_state))
-        if self._mask_is_current(agent, action):
-            self.game.apply_legal_action(self.engine_state, int(action))
+                                     + self.game.decision_description(state))
+        if not self._exposed and self._mask_is_current(agent, action):
+            self.game.apply_legal_action(state, int(action))
         else:  # validates, and raises IllegalActionError naming the action and decision
-            self.game.apply_action(self.engine_state, action)
+            if self._exposed:
+                self.game.check_invariants(state)
+            self.game.apply_action(state, action)
         self.history.append(int(action))
         self._cumulative_rewards[agent] = 0.0
         self._resolve_chance()
@@ -147,14 +192,14 @@ class FormosaAECEnv(AECEnv):
             self.render()
 
     def _after_step(self) -> None:
-        state = self.engine_state
+        state = self._state
         player = self.game.current_player(state)
         if player == TERMINAL:
             for seat, (agent, reward) in enumerate(zip(self.agents, self._final_rewards(),
                                                        strict=True)):
                 self.rewards[agent] = reward
                 self.infos[agent] = {**self.infos[agent],
-                                     **self.game.final_info(self.engine_state, seat)}
+                                     **self.game.final_info(state, seat)}
             self.terminations = {a: True for a in self.agents}
         else:
             if state.decisions >= self.max_game_length:
@@ -162,14 +207,14 @@ class FormosaAECEnv(AECEnv):
             self.agent_selection = self.agents[player]
 
     def _final_rewards(self) -> list[float]:
-        return final_rewards(self.game, self.engine_state, self.reward_mode)
+        return final_rewards(self.game, self._state, self.reward_mode)
 
     # ----- views ----------------------------------------------------------------
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of
         ``agent_selection`` (PettingZoo's ``last``), once the game has started and while
         an agent is left."""
-        if self.engine_state is None or not self.agents:
+        if self._state is None or not self.agents:
             raise self._call_order_error("last")
         return super().last(observe)
 
@@ -181,7 +226,7 @@ class FormosaAECEnv(AECEnv):
         except (KeyError, TypeError):
             raise ArgumentError(f"observe(): agent must be one of {self.possible_agents}, "
                                 f"got {agent!r}") from None
-        game, state = self.game, self.engine_state
+        game, state = self.game, self._state
         if state is None:
             raise self._call_order_error("observe")
         obs = game.observe(state, seat)
@@ -197,7 +242,7 @@ class FormosaAECEnv(AECEnv):
         """Whether ``action`` is legal by the mask computed for this agent in this very
         state (no action applied since), so the engine need not check it again."""
         cache = self._mask_cache
-        if (cache is None or cache[0] is not self.engine_state
+        if (cache is None or cache[0] is not self._state
                 or cache[1] != len(self.history) or cache[2] != agent):
             return False
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -206,15 +251,15 @@ class FormosaAECEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         """The global state vector (hidden information included), for centralised critics."""
-        if self.engine_state is None:
+        if self._state is None:
             raise self._call_order_error("state")
-        return self.game.state_vector(self.engine_state)
+        return self.game.state_vector(self._state)
 
     def action_label(self, action: int) -> str:
         """A readable label of ``action`` in the current state."""
-        if self.engine_state is None:
+        if self._state is None:
             raise self._call_order_error("action_label")
-        return self.game.action_label(self.engine_state, action)
+        return self.game.action_label(self._state, action)
 
     def render(self) -> Any:
         """By ``render_mode``: ``ansi`` returns the table as text, ``human`` prints it,
@@ -223,9 +268,9 @@ class FormosaAECEnv(AECEnv):
         every hand shown. Nothing is drawn unless ``render()`` is called."""
         if self.render_mode is None:
             return None
-        if self.engine_state is None:
+        if self._state is None:
             raise self._call_order_error("render")
-        return render_state(self.game, self.engine_state, self.render_mode)
+        return render_state(self.game, self._state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -27,7 +27,7 @@ from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 
 from .simulate import play_game
-from .usage import UsageError, check_output_folder
+from .usage import UsageError, check_output_folder, make_folder
 
 RECORD_FORMAT = "formosa-game-record"
 RECORD_VERSION = 1
@@ -68,9 +68,9 @@ def record_random_game(game_name: str, num_players: int, seed: int,
 
 
 def save_record(record: dict[str, Any], path: str | Path) -> Path:
-    """Write ``record`` as JSON (folders created as needed)."""
+    """Write ``record`` as JSON (its folder created if missing, never the folders above)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent, "record")
     target.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
     return target
 

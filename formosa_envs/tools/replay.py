@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .record import RecordError, load_record, replay_states
-from .usage import check_output_file
+from .usage import check_output_file, make_folder
 
 TEMPLATE = Path(__file__).with_name("replay_page.html")
 
@@ -113,6 +113,6 @@ def write_replay(record_path: str | Path, out: str | Path | None = None,
                           f"got {viewer}")
     target = check_output_file(Path(out) if out else Path(record_path).with_suffix(".html"),
                                "--out")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent, "--out")
     target.write_text(replay_html(record, viewer), encoding="utf-8")
     return target

@@ -147,10 +147,17 @@ def check_output_folder(path: str | Path, flag: str) -> Path:
 
 
 def _check_creatable(folder: Path, flag: str, target: Path) -> None:
-    """Raise unless ``folder`` exists and takes new files, or can be created."""
+    """Raise unless ``folder`` exists and takes new files, or its parent does (only the
+    final folder is ever created: :func:`make_folder`)."""
     base = folder if str(folder) else Path(".")
-    while not base.exists() and base != base.parent:
-        base = base.parent
+    if not base.exists():
+        parent = base.parent
+        if not parent.is_dir():
+            what = "is a file" if parent.exists() else "does not exist"
+            raise UsageError(f"{flag} {target}: the folder {parent} {what}; only the last "
+                             f"folder of a path is created ({base.name}), so make {parent} "
+                             "first or check the path for a typo")
+        base = parent
     if not base.is_dir():
         raise UsageError(f"{flag} {target}: {base} is a file, so no folder can be made there")
     try:
@@ -158,3 +165,15 @@ def _check_creatable(folder: Path, flag: str, target: Path) -> None:
     except OSError as exc:
         raise UsageError(f"{flag} {target}: cannot create files in {base} "
                          f"({exc.strerror or exc})") from None
+
+
+def make_folder(folder: str | Path, flag: str = "output") -> Path:
+    """Create ``folder`` if missing, but never its parents: a missing parent (a typo such
+    as ``/nonexistent_dir/x``) raises :class:`UsageError` naming it. The one helper for
+    every output path (``save_record``, the replay page, training outputs)."""
+    target = Path(folder)
+    if target.is_dir():
+        return target
+    _check_creatable(target, flag, target)
+    target.mkdir(exist_ok=True)
+    return target

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from formosa_envs.core.frame_checks import check_turn_frames
 from formosa_envs.core.invariants import (
     check_between,
     check_distinct,
@@ -40,7 +41,18 @@ def check_state(game: DadaochengGame, s: DadaochengState) -> None:
     _check_events(game, s, n)
     _check_flow(s, n)
     check_setup(game, s)
+    check_turn_frames(s, OWN_TURN, SINGLE)
 
+
+OWN_TURN = frozenset({"move", "swap_to", "line", "purchase", "store_space", "convert",
+                      "exchange_more"})
+"""Decisions of the turn player's own turn (DDC-4 to DDC-7): planning, the cascade's
+line choices, conversions, exchanges and purchases; out-of-turn decisions (a Full House
+reward) are not among them."""
+SINGLE = frozenset({"move", "swap_to", "after_planning", "stage4", "purchase", "line",
+                    "next_turn", "start_round", "take", "give", "exchange_more", "lose"})
+"""Kinds the turn has at most one of pending (the flow pushes the next one only once the
+last is answered)."""
 
 SETUP_DONE = 3
 """``setup_step`` once setup is over (``flow.setup_step`` ran its steps 0, 1 and 2)."""

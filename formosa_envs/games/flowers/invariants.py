@@ -112,6 +112,7 @@ def _check_round(game: FlowersGame, s: FlowersState, n: int) -> None:
     require(max(sizes) - min(sizes) <= 1, "cashed", f"the players still in the round "
             f"({active}) hold {sizes} cards: they play one card each in turn, so their "
             "hands differ by one card at most")
+    _check_hand_order(s, n, active)
     tc = s.turn_captures
     if s.phase == Phase.REVEAL:
         require(not tc, "turn_captures", "no capture yet before the play is resolved")
@@ -126,6 +127,30 @@ def _check_round(game: FlowersGame, s: FlowersState, n: int) -> None:
         vp = game.score_cards(pile).vp
         require(s.pile_vp[p] == vp, f"pile_vp[{p}]",
                 f"is {s.pile_vp[p]}; piles[{p}] scores {vp} set VP (F-7.1)")
+
+
+def _check_hand_order(s: FlowersState, n: int, active: list[int]) -> None:
+    """F-3: the players still in the round play one card each in seat order from the
+    round's start player, so those who have played in the current cycle (the seats from
+    ``round_start`` up to ``turn``, the turn player too once its card is played) hold one
+    card fewer than those still to play."""
+    played_now = s.stack[-1].kind != PLAY
+    ahead: set[int] = set()
+    for k in range(n):
+        p = (s.round_start + k) % n
+        if p == s.turn:
+            if played_now:
+                ahead.add(p)
+            break
+        ahead.add(p)
+    sizes = {p: len(s.hands[p]) + (p in ahead) for p in active}
+    want = sizes[s.turn]
+    for p in active:
+        require(sizes[p] == want, f"hands[{p}]",
+                f"holds {len(s.hands[p])} cards, but seat {s.turn} is to play with "
+                f"{len(s.hands[s.turn])} (round start seat {s.round_start}): the players "
+                f"still in the round play one card each in turn from the start seat, so "
+                f"seat {p} must hold {want - (p in ahead)}")
 
 
 def _check_deal(game: FlowersGame, s: FlowersState, n: int) -> None:

@@ -29,8 +29,6 @@ from .state import MAX_TOKENS_PER_PLAYER, NUM_CARDS, TOKEN_SUPPLY, Phase
 LAST_CARD = NUM_CARDS - 1
 PILE_VP_MAX = 4 * NUM_CARDS
 """No scoring set gives more than 4 VP a card (Treasure and Typhoon: 10 VP for 3)."""
-MAX_ROUNDS = 4001
-"""Every round holds at least one player decision (the truncation guard is 4000)."""
 
 
 def _hand_size(game: Any) -> int:
@@ -62,7 +60,7 @@ STATE_SCHEMA: StateSchema = schema(
     supply=ints(0, TOKEN_SUPPLY),
     scores=ints(0, _max_score, shape=(PLAYERS,)),
     cashed=flags(shape=(PLAYERS,)),
-    round=ints(1, MAX_ROUNDS),
+    round=ints(1),  # one more a round: no guard bounds it (an env may raise the guard)
     round_start=seat(),
     turn=seat(),
     phase=one_of(Phase),

@@ -8,7 +8,7 @@ from formosa_envs.core.decisions import Decision
 from formosa_envs.core.engine import CHANCE
 
 from .scoring import final_scoring
-from .state import HAND_LIMIT, NUM_DECKS, Phase, TaiwanState
+from .state import HAND_LIMIT, MAX_COINS, MAX_VP, NUM_DECKS, Phase, TaiwanState, gain
 
 if TYPE_CHECKING:
     from .game import TaiwanGame
@@ -78,7 +78,7 @@ def complete(game: TaiwanGame, s: TaiwanState, p: int, code: int,
              finished: dict[str, list[int]], warehouses: list[int]) -> None:
     """Score a completed card and start its completion effects."""
     s.built[p].append(code)
-    s.vp[p] += game.card_vp(code)
+    gain(s.vp, p, game.card_vp(code), MAX_VP)
     key = game.card_key(code)
     if key == "tribal_village":
         s.tribal[p] += 3
@@ -93,9 +93,9 @@ def flow_income(game: TaiwanGame, s: TaiwanState) -> None:
     stores = sum(game.completed(s, p, "convenience_store") for p in range(s.num_players))
     tax = s.exclusive[RED_KEYS.index("tax_bureau")]
     for p in range(s.num_players):
-        gain = INCOME + NIGHT_MARKET * game.completed(s, p, "night_market")
-        gain += game.completed(s, p, "convenience_store") * CONVENIENCE.get(stores, 0)
-        s.coins[p] += gain
+        income = INCOME + NIGHT_MARKET * game.completed(s, p, "night_market")
+        income += game.completed(s, p, "convenience_store") * CONVENIENCE.get(stores, 0)
+        gain(s.coins, p, income, MAX_COINS)
         if tax >= 0 and tax != p:
             s.coins[p] = max(0, s.coins[p] - TAX)
     court = s.exclusive[RED_KEYS.index("judicial_court")]

@@ -15,7 +15,7 @@ from formosa_envs.core.payment import PayHandler, start_payment
 
 from . import actions as A
 from .payment import COIN, ITEM, MERCHANT, WORKER, TaiwanPayment
-from .state import TaiwanState
+from .state import MAX_COINS, MAX_COUNT, MAX_VP, TaiwanState, gain
 
 if TYPE_CHECKING:
     from .game import TaiwanGame
@@ -91,12 +91,12 @@ class Roll(Handler):
         """Gain the item (Lottery Office: 4 coins per merchant rolled); roll the rest."""
         p = d.ctx[0]
         if face < 4:
-            s.res[p][face] += 1
+            gain(s.res[p], face, 1, MAX_COUNT)
         elif face == 4:
-            s.workers[p] += 1
+            gain(s.workers, p, 1, MAX_COUNT)
         else:
-            s.merchants[p] += 1
-            s.coins[p] += 4 * game.completed(s, p, "lottery_office")
+            gain(s.merchants, p, 1, MAX_COUNT)
+            gain(s.coins, p, 4 * game.completed(s, p, "lottery_office"), MAX_COINS)
         if d.count > 1:
             s.stack.append(d._replace(count=d.count - 1))
 
@@ -159,7 +159,7 @@ class RegionChoice(Handler):
         """Place the marker(s); Hot Spring scores 2 VP per other marker there."""
         r, p = action - A.REGION0, d.player
         if d.ctx[0] == HOT_SPRING:
-            s.vp[p] += 2 * len(s.regions[r])
+            gain(s.vp, p, 2 * len(s.regions[r]), MAX_VP)
             place_markers(s, p, r, 1)
         else:
             place_markers(s, p, r, 2)
@@ -203,12 +203,19 @@ def place_markers(s: TaiwanState, p: int, region: int, count: int) -> None:
         s.markers[p] -= 1
 
 
+def hold_coins(s: TaiwanState) -> None:
+    """Hold every purse at :data:`~.state.MAX_COINS` (after a fee was paid to a seat)."""
+    s.coins[:] = [min(c, MAX_COINS) for c in s.coins]
+
+
 def complete_purpose(game: TaiwanGame, s: TaiwanState, p: int, purpose: int) -> None:
     """What a finished payment buys (called by the payment model)."""
     if purpose < P_LANDMARK:
         game.place_building(s, p, purpose)
+        hold_coins(s)  # the Urban Development Bureau's fee
     elif purpose < P_ITEMS:
         game.place_landmark(s, p, purpose - P_LANDMARK)
+        hold_coins(s)
     elif purpose < P_OVERTIME:
         gain_output(s, p, purpose % 100)
     elif purpose < P_CHARITY:
@@ -216,16 +223,16 @@ def complete_purpose(game: TaiwanGame, s: TaiwanState, p: int, purpose: int) -> 
     elif purpose < P_TEMPLE:
         place_markers(s, p, purpose - P_CHARITY, 1)
     else:
-        s.vp[p] += 2
+        gain(s.vp, p, 2, MAX_VP)
         s.temple_used[p] += 1
 
 
 def gain_output(s: TaiwanState, p: int, output: int) -> None:
     """Gain one worker (0) or one resource (1-4) from an exchange."""
     if output == 0:
-        s.workers[p] += 1
+        gain(s.workers, p, 1, MAX_COUNT)
     else:
-        s.res[p][output - 1] += 1
+        gain(s.res[p], output - 1, 1, MAX_COUNT)
 
 
 def handlers(game: TaiwanGame) -> dict[str, Handler]:

@@ -1,8 +1,10 @@
 """The Taiwan Formosa state schema: every field's type, length and range (``core.schema``).
 
-Counts the rules leave unlimited (coins, resources, workers) are bounded by
-``MAX_COUNT`` / ``MAX_COINS``, far above anything a game reaches, so that a corrupt
-save holding 10**9 of something is refused rather than played.
+Counts the rules leave unlimited (coins, VP, resources, workers) are bounded by
+``state.MAX_COINS`` / ``MAX_VP`` / ``MAX_COUNT``: ceilings the engine itself holds them
+at, proved (in ``state.py``) out of reach of legal play under the length guard, so the
+loader and the engine agree: every state the engine reaches, from a legal game or from
+any save that loads, loads again; a corrupt save holding 10**9 of something is refused.
 
 Decision frames (``FRAMES``): each kind's ``ctx`` length and bounds, its ``count``, and
 what its ids must name in the state: a ``reveal`` a deck with cards left and no face-up
@@ -46,20 +48,23 @@ from .rules import (
     PUBLIC_ART,
     UNITS,
 )
-from .state import CARD_CODES, HAND_LIMIT, MARKERS, NUM_DECKS, RESOURCES, Phase
+from .state import (
+    CARD_CODES,
+    HAND_LIMIT,
+    MARKERS,
+    MAX_COINS,
+    MAX_COUNT,
+    MAX_VP,
+    NUM_DECKS,
+    RESOURCES,
+    Phase,
+)
 
 TYPES = 18
 REGION_COUNT = 4
 RED_BUILDINGS = 4
-MAX_COUNT = 999
-"""Engine bound on a player's resources, workers, merchants and warehouse stock."""
-MAX_COINS = 9_999
-"""Engine bound on coins."""
-MAX_VP = 9_999
-"""Engine bound on VP (final scoring may make VP negative: uncompleted cards)."""
 MAX_SPACE = 6
 """A card's time-track space: at most 5 (the longest time) plus a Demolition delay."""
-MAX_ROUNDS = 5_000
 SETUP_STEPS = TYPES_IN_GAME + NUM_DECKS + 2
 
 
@@ -200,7 +205,7 @@ STATE_SCHEMA: StateSchema = schema(
     factory_used=ints(0, _most_copies, shape=(PLAYERS, RESOURCES)),
     temple_used=_counts(_most_copies),
     exclusive=seat(shape=(RED_BUILDINGS,), none=-1),
-    round=ints(1, MAX_ROUNDS),
+    round=ints(1),  # one more each round: never near the 64-bit bound
     start_player=seat(),
     turn=seat(),
     turns_done=ints(0, lambda game: game.num_players),

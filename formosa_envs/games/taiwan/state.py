@@ -22,6 +22,40 @@ HAND_LIMIT = 5
 NUM_DECKS = 5
 
 
+MAX_COINS = 1_000_000
+"""The most coins a player holds: the saved-state cap, and a ceiling the engine holds
+coins at (:func:`gain`), so a state the engine reaches always passes the schema.
+
+Why legal play under the length guard never reaches it (so the ceiling never changes a
+game): coins grow only by income (T-6: 15, plus 3 per Night Market and at most 5 per
+Convenience Store), the Lottery Office (4 coins per completed copy for each merchant
+rolled, at most 7 dice a round) and the Urban Development Bureau fee (1 coin per
+landmark bought, 16 in all). With at most 4 copies of a building type (``cards.py``)
+a player gains at most ``15 + 3*4 + 5*4 + 4*4*7 = 159`` coins a round. Every round asks
+each player for a dice declaration (a decision: ``declare`` always offers 2 dice, and
+Taiwan applies no forced decision), so a game of ``L`` decisions has at most
+``1 + L / 2`` rounds: under the 6,000-decision guard at most 3,001 rounds, that is at
+most ``40 + 3001 * 159 + 16 = 477,215`` coins, below half of the ceiling.
+"""
+MAX_VP = 1_000_000
+"""The most VP a player holds (and at least ``-MAX_VP`` after final scoring), held by
+the engine as :data:`MAX_COINS` is. Under the guard: card VP at most
+``(18 * 4 + 16) * 20 = 1,760`` (every card once, 20 VP a card at most), Hot Spring
+scoring at most ``2 * 36`` a region decision for at most 8 such cards, and the Temple
+2 VP per completed copy a round (at most ``3001 * 8``): below 27,000."""
+MAX_COUNT = 2_000_000
+"""The most resources of one kind, workers or merchants a player holds, held by the
+engine as :data:`MAX_COINS` is. Workers and merchants are returned every round and hands
+are cut to 5 resources at its end; within a round a player gains at most 7 dice, 1 per
+exchange, and an exchange costs 9 coins, 3 items or a merchant: at most
+``5 + 7 + 7 + MAX_COINS`` of anything."""
+
+
+def gain(values: list[int], index: int, amount: int, cap: int) -> None:
+    """Add ``amount`` to ``values[index]``, held at ``cap`` (see :data:`MAX_COINS`)."""
+    values[index] = min(cap, values[index] + amount)
+
+
 class Phase:
     """Steps of the round, run by the phase flow when the stack is empty."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from formosa_envs.core.frame_checks import check_turn_frames
 from formosa_envs.core.invariants import (
     check_between,
     check_distinct,
@@ -54,6 +55,17 @@ def check_state(game: TeaGame, s: TeaState) -> None:
     _check_flow(s, n)
     check_setup(game, s)
     check_stack_laws(game, s)
+    check_turn_frames(s, OWN_TURN, SINGLE)
+
+
+OWN_TURN = frozenset({"worker", "choose_merchant", "bonus_space", "disc_factory",
+                      "extra_space", "extra_colour", "scent_bud"})
+"""Decisions of the turn player's own action (TEA-5 to TEA-7): placing a worker and what
+that placement offers; out-of-turn decisions (advancing a Tea Master reached by another
+player's harvest, event discards) are not among them."""
+SINGLE = frozenset({"turn", "resume", "worker", "next_turn", "new_round", "tech_any",
+                    "tech_reward", "bonus_advance"})
+"""Kinds a turn has at most one of pending (one main action at a time)."""
 
 
 def _check_cubes(s: TeaState, n: int) -> None:
