@@ -27,13 +27,18 @@ MOVE = re.compile(r"(?:^|\s)(\d+): ")
 class Typist:
     """Types a valid move number (counted from 1) chosen by its own generator."""
 
-    def __init__(self, seed: int, extra: tuple[str, ...] = ()) -> None:
+    def __init__(self, seed: int, extra: tuple[str, ...] = (), limit: int = 5000) -> None:
         self.rng = np.random.default_rng(seed)
         self.count = 1
         self.extra = list(extra)
+        self.left = limit
 
     def readline(self) -> str:
-        """The next line typed: a queued extra line first, else a move number."""
+        """The next line typed: a queued extra line first, else a move number; the end
+        of input after ``limit`` lines (a refused number cannot loop for ever)."""
+        self.left -= 1
+        if self.left < 0:
+            return ""
         if self.extra:
             return self.extra.pop(0)
         return f"{int(self.rng.integers(self.count)) + 1}\n"
@@ -261,3 +266,24 @@ def test_play_help_follows_the_registry(capsys: pytest.CaptureFixture[str],
     monkeypatch.setitem(specs._KINDS, "oracle", specs.AgentKind("oracle", "oracle:EYES"))
     assert main(["play", "--help"]) == 0
     assert "oracle:EYES" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_compact_check_catches_a_hidden_change() -> None:
+    """Negative control: a compact screen that drops one changed line, or prints a line
+    that is not on the table, fails the check; the real screen passes it."""
+    from formosa_envs.tools.narrate import table_changes
+    human, _ = _play("tea", 2, seed=3, compact=False)
+    game = make_game("tea", num_players=2)
+    pairs = zip(human.screens, human.screens[1:], strict=False)
+    first, second = next((a, b) for a, b in pairs
+                         if len(table_changes(game.render(a[0], 0).splitlines(),
+                                              game.render(b[0], 0).splitlines())) > 6)
+    (s0, screen0, _), (s1, screen1, _) = first, second
+    changes = table_changes(game.render(s0, 0).splitlines(), game.render(s1, 0).splitlines())
+    question = screen1[screen1.index(">> "):]
+    good = "\n".join(changes) + "\n" + question
+    assert _check_compact(game, 0, [(s0, screen0, 0), (s1, good, 0)]) == 1
+    for bad in (changes[:-1], changes + ["Player 0: 99 VP"]):
+        with pytest.raises(AssertionError):
+            _check_compact(game, 0, [(s0, screen0, 0), (s1, "\n".join(bad) + "\n" + question,
+                                                        0)])

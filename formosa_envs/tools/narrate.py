@@ -21,6 +21,10 @@ Whether an outcome is hidden is decided by the game's ``public_label(state, outc
 viewer)`` (None: hidden); hidden outcomes reach ``chance_line`` without their ``what``,
 so a summary cannot reveal them. A game without a wording module falls back on its
 ``decision_description`` and on its ``public_label`` texts.
+
+For the compact terminal, :func:`table_changes` says what of a rendered table changed
+since the one a reader last saw (zone by zone, a zone being an unindented heading line
+and the indented lines under it), and :func:`move_lines` numbers the moves from 1.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ class HumanSeat:
     With ``compact``, each decision after a seat's first prints only the zones of the
     table that changed since the last table shown to that seat (see
     :func:`table_changes`) and lays the moves out in columns; ``t`` at the prompt prints
-    the whole table again.
+    the whole table again (in either mode).
     """
 
     name = "human"
@@ -54,15 +54,15 @@ class HumanSeat:
         seat = game.current_player(state)
         legal = game.legal_actions(state)
         self._screen(game, state, seat, legal, full=not self.compact)
-        keys = "q to quit, t for the full table" if self.compact else "q to quit"
         while True:
-            self.out.write(f"player {seat}, choose {_range(len(legal))} ({keys}): ")
+            self.out.write(f"player {seat}, choose {_range(len(legal))} (q to quit, t for "
+                           "the full table): ")
             self.out.flush()
             line = self.stdin.readline()
             typed = line.strip().lower()
             if not line or typed in ("q", "quit", "exit"):
                 raise HumanQuit
-            if self.compact and typed == "t":
+            if typed == "t":
                 self._screen(game, state, seat, legal, full=True)
                 continue
             choice = parse_choice(line, len(legal))
