@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,9 +61,21 @@ def seat_error(client: Any, spec: str) -> str:
 
 
 # ----- 1. seat specs that name files ---------------------------------------------------------
-FILE_SPECS = ["policy:{fifo}", "az:{fifo}", "az:{fifo}:5", "policy:/no/such.npz",
-              "policy:/etc", "policy:/etc/passwd", "az:/no/such.npz:3", "az:/etc",
-              "policy:/dev/zero", "az:/dev/zero", "az:/dev/urandom", "policy:mine.npz"]
+FILE_SPECS = ["policy:/no/such.npz", "policy:/etc", "policy:/etc/passwd", "az:/no/such.npz:3",
+              "az:/etc", "az:/etc/passwd:2", "policy:mine.npz", "policy:../x.npz"]
+DEVICE_SPECS = ["policy:{fifo}", "az:{fifo}", "az:{fifo}:5", "policy:/dev/zero", "az:/dev/zero",
+                "az:/dev/urandom"]
+BOUNDED = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+from starlette.testclient import TestClient
+from formosa_envs.web.app import create_app
+client = TestClient(create_app(sys.argv[1]), raise_server_exceptions=False)
+for spec in sys.argv[2:]:
+    reply = client.post("/api/games", json={"game": "flowers", "num_players": 2,
+                                            "seats": ["human", spec]})
+    print(json.dumps([reply.status_code, reply.text]), flush=True)
+"""
 
 
 def normalised(message: str, spec: str) -> str:
@@ -69,23 +83,44 @@ def normalised(message: str, spec: str) -> str:
     return message.split(": ", 1)[1].replace(repr(spec.split(":")[0]), "KIND")
 
 
-@pytest.mark.parametrize("spec", FILE_SPECS)
-def test_a_request_cannot_name_a_file_on_the_server(client: Any, tmp_path: Path,
-                                                    spec: str) -> None:
-    """One 400 naming the rule, the same whatever the path is (missing, a folder, a
-    device, a FIFO): it tells nothing about the server's disk; nothing was opened."""
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    spec = spec.format(fifo=fifo)
-    message = seat_error(client, spec)
+def check_file_refusal(message: str, spec: str, reference: str) -> None:
+    """One message naming the rule, telling nothing about the path."""
     assert "read no file" in message and "human, random, heuristic, mcts" in message
     assert "--agents-dir" in message
     rest = normalised(message, spec)
     assert not any(word in rest.lower() for word in ("no such", "exist", "directory",
                                                      "permission", "errno"))
-    reference = "policy:/no/such.npz"
-    assert rest == normalised(seat_error(client, reference), reference)
+    assert rest == normalised(reference, "policy:/no/such.npz")
+
+
+@pytest.mark.parametrize("spec", FILE_SPECS)
+def test_a_request_cannot_name_a_file_on_the_server(client: Any, spec: str) -> None:
+    """One 400 naming the rule, the same whatever the path is (missing, a folder, a
+    file): it tells nothing about the server's disk."""
+    check_file_refusal(seat_error(client, spec), spec,
+                       seat_error(client, "policy:/no/such.npz"))
     assert client.get("/api/games").json()["games"] == []
+
+
+def test_a_device_or_a_fifo_is_refused_before_it_is_opened(client: Any,
+                                                           tmp_path: Path) -> None:
+    """A FIFO (open() blocks for ever) and /dev/zero (read for ever) as seats: each a
+    400 at once. Run in a process with 3 GiB of address space and 60 s, so that a server
+    that opens them fails this test instead of hanging it or eating the machine."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    specs = [spec.format(fifo=fifo) for spec in DEVICE_SPECS]
+    try:
+        done = subprocess.run([sys.executable, "-c", BOUNDED, str(tmp_path / "g"), *specs],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"the server hung on a seat spec: {exc.stdout!r:.300}") from None
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(replies) == len(specs), done.stderr[-600:]
+    reference = seat_error(client, "policy:/no/such.npz")
+    for spec, (status, text) in zip(specs, replies, strict=True):
+        assert status == 400, f"{spec}: {status} {text[:200]}"
+        check_file_refusal(json.loads(text)["error"], spec, reference)
 
 
 @pytest.mark.parametrize("spec", ["rllib:/tmp", "rllib:/no/such", "rllib:x@learner"])

@@ -4,6 +4,7 @@ think without end, games left behind, and undo used to see the cards to come."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,19 @@ LONG_THINKER = "mcts:2000:heuristic"
 
 
 # ----- 2. agents stop thinking ------------------------------------------------------------
+def timed_move(agent: Any, game: Any, state: Any, limit: float) -> float:
+    """Seconds ``agent`` took to move (a daemon thread: a search that does not stop
+    fails the test after ``limit`` seconds instead of hanging it)."""
+    done: list[int] = []
+    worker = threading.Thread(target=lambda: done.append(agent.act_on_state(game, state)),
+                              daemon=True)
+    start = time.monotonic()
+    worker.start()
+    worker.join(limit)
+    assert done and done[0] in game.legal_actions(state), f"no move within {limit} s"
+    return time.monotonic() - start
+
+
 def test_an_mcts_search_stops_when_asked_and_at_its_time_cap() -> None:
     from agents.mcts import MCTSAgent
     from formosa_envs.games import make_game
@@ -26,15 +40,11 @@ def test_an_mcts_search_stops_when_asked_and_at_its_time_cap() -> None:
         game.apply_action(state, game.chance_outcomes(state)[0][0])
     agent = MCTSAgent(simulations=10**6, seed=1, rollout="heuristic")
     agent.max_seconds = 0.3
-    start = time.monotonic()
-    assert agent.act_on_state(game, state) in game.legal_actions(state)
-    assert time.monotonic() - start < 1.5
-    calls = []
+    assert timed_move(agent, game, state, 3) < 1.5
+    calls: list[int] = []
     agent.max_seconds = None
     agent.should_stop = lambda: calls.append(1) or len(calls) > 5
-    start = time.monotonic()
-    agent.act_on_state(game, state)
-    assert time.monotonic() - start < 1.5 and len(calls) == 6
+    assert timed_move(agent, game, state, 3) < 1.5 and len(calls) == 6
 
 
 def test_an_agent_thinks_no_longer_than_the_servers_cap(tmp_path: Path) -> None:
