@@ -33,6 +33,7 @@ from .specs import (
     AgentSpecError,
     agent_kinds,
     agent_label,
+    agent_usage,
     declare_agent_kind,
     make_agent,
     register_agent_kind,
@@ -40,7 +41,7 @@ from .specs import (
 )
 
 __all__ = ["AGENT_KINDS", "Agent", "AgentKind", "AgentSpecError", "RandomAgent", "StateAgent",
-           "agent_kinds", "agent_label", "declare_agent_kind", "make_agent",
+           "agent_kinds", "agent_label", "agent_usage", "declare_agent_kind", "make_agent",
            "register_agent_kind", "split_module"]
 
 _LAZY = {"MCTSAgent": "agents.mcts", "HeuristicAgent": "agents.heuristics",

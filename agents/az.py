@@ -45,7 +45,7 @@ import numpy as np
 from formosa_envs.core.errors import ArgumentError
 
 from .base import StateAgent
-from .mcts import MCTSAgent, _resolve_chance, _round
+from .mcts import MCTSAgent, _resolve_chance, _round, stop_check
 from .network import Network
 from .specs import AgentSpecError, int_arg
 
@@ -103,6 +103,10 @@ class AZAgent(StateAgent):
             self._rollouts.rollout_chooser = self._network_move
         self.simulations_run = 0
         self.search_seconds = 0.0
+        self.max_seconds: float | None = None
+        """A wall-clock cap per search (None: none); the web app sets it."""
+        self.should_stop: Any = None
+        """A function telling the search to stop early (None: never); the web app sets it."""
         self.last_root: dict[int, tuple[int, float, float]] = {}
         """Root statistics of the last search: action -> (visits, mean value, prior)."""
 
@@ -136,7 +140,8 @@ class AZAgent(StateAgent):
         Returns ``(visits, value)``: int64 visit counts of the root actions over the whole
         action space (zero off the legal set) and the root's mean backed-up return for the
         deciding seat, in [-1, 1]. The first simulation expands the root, so the visits
-        sum to ``simulations - 1`` (all ``simulations`` pass a forced move). Raises
+        sum to ``simulations - 1`` (all ``simulations`` pass a forced move), fewer when
+        ``should_stop()`` or ``max_seconds`` end the search early (after one at least). Raises
         ``ArgumentError`` on a terminal or chance state.
         """
         me = game.current_player(state)
@@ -147,9 +152,11 @@ class AZAgent(StateAgent):
         start = time.perf_counter()
         root = _Node(me)
         base = (game.scores(state), _round(state)) if self.leaf in ROLLOUT_LEAVES else None
-        for _ in range(self.simulations):
+        stopped, done = stop_check(self), 0
+        while done < self.simulations and not (done and stopped()):
             self._simulate(game, game.determinize(state, me, self.rng), root, base)
-        self.simulations_run += self.simulations
+            done += 1
+        self.simulations_run += done
         self.search_seconds += time.perf_counter() - start
         return self._root_stats(game, root)
 

@@ -88,6 +88,14 @@ def agent_kinds() -> tuple[str, ...]:
     return tuple(_KINDS)
 
 
+def agent_usage(kind: str) -> str:
+    """The spec syntax of agent kind ``kind`` (``mcts[:N[:R]]``), for help texts."""
+    entry = _KINDS.get(kind)
+    if entry is None:
+        raise AgentSpecError(f"unknown agent kind {kind!r}; kinds: {', '.join(_KINDS)}")
+    return entry.usage
+
+
 def make_agent(spec: str, game: str = "flowers", seed: int | None = None) -> Agent:
     """Build the agent of ``spec`` for ``game`` (``seed``: its own generator's seed)."""
     if not isinstance(spec, str):

@@ -161,8 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _seats_help() -> str:
     """The --seats help, generated from the agent registry so no kind is left out."""
-    from agents import agent_kinds, specs
-    usages = [getattr(specs._KINDS.get(kind), "usage", kind) for kind in agent_kinds()]
+    from agents import agent_kinds, agent_usage
+    usages = [agent_usage(kind) for kind in agent_kinds()]
     return ("comma-separated, one seat per player: human (a person at this terminal; moves "
             "are numbered from 1) or an agent: " + ", ".join(usages) +
             " (default human,random)")

@@ -35,3 +35,11 @@ def test_rllib_spec_splits_the_module_off_the_path() -> None:
 def test_a_search_budget_is_a_plain_bounded_number(spec: str) -> None:
     with pytest.raises(AgentSpecError, match="positive integer|at most 1,000,000"):
         make_agent(spec, "flowers")
+
+
+def test_agent_usage_gives_each_kinds_syntax() -> None:
+    from agents import AgentSpecError, agent_kinds, agent_usage
+    assert agent_usage("mcts") == "mcts[:N[:R]]"
+    assert all(agent_usage(kind).startswith(kind) for kind in agent_kinds())
+    with pytest.raises(AgentSpecError, match="unknown agent kind 'nope'"):
+        agent_usage("nope")

@@ -438,3 +438,18 @@ def test_policy_leaves_roll_out_with_the_networks_own_moves(name: str) -> None:
         legal = game.legal_actions(s)
         logits = network.logits(game.observe(s, game.current_player(s)))
         assert action == legal[int(np.argmax(logits[legal]))]
+
+
+def test_search_stops_when_told_or_out_of_time() -> None:
+    """``should_stop`` and ``max_seconds`` end a search early (the web app's caps)."""
+    game, state = cash_position([20, 10])
+    agent = az(game, simulations=500)
+    calls = []
+    agent.should_stop = lambda: calls.append(1) or len(calls) >= 3
+    agent.search(game, state)
+    assert agent.simulations_run == 3
+    agent.should_stop, agent.max_seconds = None, 0.0
+    agent.search(game, state)
+    assert agent.simulations_run == 4, "a search out of time still runs one simulation"
+    legal = game.legal_actions(state)
+    assert agent.act_on_state(game, state) in legal

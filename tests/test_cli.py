@@ -56,15 +56,16 @@ def test_parse_options_types_values() -> None:
 
 
 def test_parse_choice() -> None:
-    assert parse_choice(" 2\n", 3) == 2
-    assert parse_choice("3", 3) is None
+    assert parse_choice(" 2\n", 3) == 1  # moves are numbered from 1
+    assert parse_choice("3", 3) == 2 and parse_choice("4", 3) is None
+    assert parse_choice("0", 3) is None
     assert parse_choice("-1", 3) is None
     assert parse_choice("two", 3) is None
 
 
 def test_human_plays_a_whole_game_from_scripted_input() -> None:
-    """A person who always answers 0 (after some bad input) finishes a game."""
-    stdin = io.StringIO("hello\n99\n\n" + "0\n" * 5000)
+    """A person who always answers 1 (after some bad input) finishes a game."""
+    stdin = io.StringIO("hello\n99\n\n" + "1\n" * 5000)
     out = io.StringIO()
     scores = play_session("flowers", 2, [HumanSeat(stdin, out), RandomAgent(seed=1)], seed=0,
                           out=out)

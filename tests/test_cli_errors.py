@@ -35,7 +35,7 @@ def files(tmp_path: Path) -> dict[str, str]:
     save_record(record_random_game("flowers", 2, seed=0), tmp_path / "game.json")
     names = {"folder": "folder", "text": "text.txt", "binary": "binary.dat",
              "npz": "arrays.npz", "record": "game.json", "missing": "missing.npz",
-             "under_file": "text.txt/sub", "new": "new/out"}
+             "under_file": "text.txt/sub", "new": "new"}
     return {key: str(tmp_path / name) for key, name in names.items()}
 
 

@@ -287,3 +287,10 @@ def test_the_compact_check_catches_a_hidden_change() -> None:
         with pytest.raises(AssertionError):
             _check_compact(game, 0, [(s0, screen0, 0), (s1, "\n".join(bad) + "\n" + question,
                                                         0)])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_flowers_text_names_cards_as_the_table_shows_them(seed: int) -> None:
+    """Prompts and chance lines say ``7``, never the internal id (``7 (card 27)``)."""
+    _, text = _play("flowers", 2, seed)
+    assert "(card " not in text, re.findall(r".{30}\(card \d+\).{10}", text)[:3]

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from formosa_envs.core.errors import ConfigError
-from formosa_envs.tools.usage import UsageError, check_input_file, check_output_file
+from formosa_envs.tools.usage import UsageError, check_input_file, check_output_file, make_folder
 
 from .console import OneLineParser, run_console
 
@@ -70,7 +70,7 @@ def save_policy_npz(layers: list[tuple[np.ndarray, np.ndarray]], activation: str
         arrays[f"w{i}"], arrays[f"b{i}"] = w, b
     arrays["w_out"], arrays["b_out"] = layers[-1]
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent, "the output folder")  # only the last folder is made
     tmp = path.with_name(path.stem + ".tmp.npz")
     np.savez(tmp, activation=np.array(activation), **arrays)
     tmp.replace(path)  # atomic: env workers never read a half-written snapshot

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from formosa_envs.tools.usage import make_folder
+
 Layers = list[tuple[np.ndarray, np.ndarray]]
 """``(weight (out, in), bias (out,))`` per linear layer, input first."""
 
@@ -40,7 +42,7 @@ def save_network_npz(policy: Layers, value: Layers | None, activation: str,
         raise ValueError(f"the value head's last layer must have 1 output, got "
                          f"{value[-1][0].shape[0]}")
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent, "the output folder")  # only the last folder is made
     tmp = path.with_name(f".{path.stem}.tmp.npz")
     np.savez(tmp, **network_arrays(policy, value, activation))
     tmp.replace(path)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from formosa_envs.tools.usage import make_folder
+
 if TYPE_CHECKING:
     from .evaluate import TournamentResult
 
@@ -19,7 +21,7 @@ CSV_FIELDS = ("name", "spec", "games", "wins", "win_rate", "win_low", "win_high"
 def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, Path]:
     """Write ``tournament.csv``, ``tournament.json`` and ``tournament.png`` into ``out_dir``."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out, "--out")  # only the last folder is made
     paths = {"csv": out / "tournament.csv", "json": out / "tournament.json",
              "png": out / "tournament.png"}
     seat_cols = [f"seat{i}_games" for i in range(result.config["num_players"])]

@@ -313,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.init:
         check_input_file(args.init, "--init")
     config = config_from_args(args)
-    check_output_folder(config.out, "--out" if args.out is not None else "out")
+    check_output_folder(config.out, "--out" if args.out is not None else "out",
+                        default=args.out is None)
     os.environ.setdefault("PYTHONHASHSEED", "0")
     summary = train(config, resume=args.resume, show_progress=not args.quiet)
     print_summary(summary, config.out)

@@ -35,6 +35,8 @@ from .jax_config import INT_BOUNDS, JaxTrainConfig, load_jax_config
 FLAGS = {"minutes": float, "updates": int, "num-envs": int, "players": int, "seed": int,
          "eval-games": int}
 FIELD = {"players": "num_players", "num-envs": "num_envs", "eval-games": "eval_games"}
+DEFAULT_OUT = "runs/flowers_jax"
+"""The run folder when --out is not given."""
 
 
 def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> dict[str, Any]:
@@ -151,7 +153,7 @@ def build_parser() -> OneLineParser:
     parser.add_argument("--backend", choices=["jax"], default="jax",
                         help="jax (set by formosa train --backend jax)")
     parser.add_argument("--config", help="TOML file (default training/configs/flowers_jax.toml)")
-    parser.add_argument("--out", default="runs/flowers_jax", help="run folder")
+    parser.add_argument("--out", default=DEFAULT_OUT, help=f"run folder (default {DEFAULT_OUT})")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--minutes", type=float, help="training time budget (compile excluded)")
     for flag in ("updates", "num-envs", "players", "seed", "eval-games"):
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {FIELD.get(flag, flag.replace("-", "_")): getattr(args, flag.replace("-", "_"))
                  for flag in FLAGS}
     config = load_jax_config(args.config, **overrides)
-    _check_fresh_folder(check_output_folder(args.out, "--out"))
+    _check_fresh_folder(check_output_folder(args.out, "--out", default=args.out == DEFAULT_OUT))
     _require_jax()
     summary = run(config, args.out, show_progress=not args.quiet)
     print(f"{summary['updates']} updates, {summary['learner_steps']:,} learner steps in "

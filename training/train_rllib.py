@@ -343,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
                           f"value_warmup={config.value_warmup}")
     if args.out is None:
         config.out = f"runs/{config.game}-rllib"
-    check_output_folder(config.out, "--out" if args.out is not None else "out")
+    check_output_folder(config.out, "--out" if args.out is not None else "out",
+                        default=args.out is None)
     settings = RLlibSettings(args.mode, args.runners, args.envs_per_runner, args.learners,
                              args.address, args.eval_module)
     settings.validate(config.num_players)

@@ -51,6 +51,7 @@ def clone_stage(config: TrainConfig, run_dir: Path, show_progress: bool = True,
                                hidden=list(config.net_arch), value_hidden=list(config.net_arch),
                                activation=config.activation, threads=config.workers)
     data = run_dir / "clone" / "data"
+    data.parent.mkdir(exist_ok=True)  # the run's own layout (output paths make one level)
     if not (data / "manifest.json").is_file():
         settings = DataSettings(game=config.game, games=config.clone_games,
                                 num_players=config.num_players, seed=config.seed)

@@ -132,7 +132,7 @@ class FormosaRLlibEnv(MultiAgentEnv):
         if not self.shaping:
             return reward
         seat = self.seat_agent.index(agent)
-        now = 0.0 if final else self.game.potential(self.aec.engine_state, seat)
+        now = 0.0 if final else self.game.potential(self.aec._state, seat)
         before = self._potential.get(agent)
         self._potential[agent] = now
         return reward if before is None else reward + self.shaping * (now - before)
@@ -167,17 +167,17 @@ class FormosaRLlibEnv(MultiAgentEnv):
     def _play_scripted(self) -> None:
         """Let scripted seats act until an exposed seat decides or the game ends."""
         while not self._finished():
-            seat = self.game.current_player(self.aec.engine_state)
+            seat = self.game.current_player(self.aec._state)
             agent = self.scripted_seats.get(seat)
             if agent is None:
                 return
-            action = agent.act_on_state(self.game, self.aec.engine_state)
+            action = agent.act_on_state(self.game, self.aec._state)
             self.aec.step(action)
             self.record.append((f"scripted_{seat}", int(action)))
 
     def _finished(self) -> bool:
         aec = self.aec
-        return (self.game.current_player(aec.engine_state) == TERMINAL
+        return (self.game.current_player(aec._state) == TERMINAL
                 or any(aec.truncations.values()))
 
     def _exposed_agent(self) -> str:
@@ -191,7 +191,7 @@ class FormosaRLlibEnv(MultiAgentEnv):
         """Final observations, rewards and scores of every exposed agent."""
         aec = self.aec
         truncated = any(aec.truncations.values())
-        scores = [float(s) for s in self.game.scores(aec.engine_state)]
+        scores = [float(s) for s in self.game.scores(aec._state)]
         obs, rewards, infos = {}, {}, {}
         for seat, agent in enumerate(self.seat_agent):
             if agent is None:
@@ -205,11 +205,11 @@ class FormosaRLlibEnv(MultiAgentEnv):
         tracked = self.seat_agent.index(LEARNER) if self.roles == "league" else 0
         self.totals["episodes"] += 1
         self.totals["reward"] += float(aec.rewards[aec.possible_agents[tracked]])
-        self.totals["decisions"] += int(aec.engine_state.decisions)
+        self.totals["decisions"] += int(aec._state.decisions)
         self.records.append({"episode": self.episodes_started, "moves": list(self.record),
                              "seat_agent": list(self.seat_agent), "scores": scores,
                              "rewards": [float(aec.rewards[a]) for a in aec.possible_agents],
-                             "decisions": int(aec.engine_state.decisions), "truncated": truncated})
+                             "decisions": int(aec._state.decisions), "truncated": truncated})
         done = {a: not truncated for a in obs} | {"__all__": not truncated}
         cut = {a: truncated for a in obs} | {"__all__": truncated}
         return obs, rewards, done, cut, infos

@@ -136,10 +136,14 @@ def check_output_file(path: str | Path, flag: str) -> Path:
     return target
 
 
-def check_output_folder(path: str | Path, flag: str) -> Path:
+def check_output_folder(path: str | Path, flag: str, default: bool = False) -> Path:
     """A folder the command will write into: not a file, and files can be created in it
-    (or in the folder that will hold it). Nothing is left behind by the check."""
+    (or in the folder that will hold it). Nothing is left behind by the check, except
+    that a command's own ``default`` folder (``runs/<game>``, not a path the user typed)
+    has its parent folders created, as a fresh checkout has no ``runs/``."""
     target = Path(path)
+    if default and not target.parent.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not target.is_dir():
         raise UsageError(f"{flag} {target}: is a file, not a folder")
     _check_creatable(target, flag, target)

@@ -14,6 +14,7 @@ POST     ``/api/games/{id}/undo``        ``{version, seat}``: back to a person's
                                          decision
 POST     ``/api/games/{id}/abandon``     ``{version, seat}``: stop and save the game
 GET      ``/api/games/{id}/record``      the game record, once the game is over
+GET      ``/api/games/{id}/replay``      its replay page (HTML), once the game is over
 =======  ==============================  =============================================
 
 Errors are JSON ``{"error": message}`` with a 4xx status: 400 a malformed request
@@ -65,7 +66,7 @@ from .newgame import catalogue, parse_new_game
 from .seats import ServeLimits
 from .security import SecurityHeaders
 from .store import GameStore
-from .views import game_view, resolve_viewer
+from .views import game_view, replay_endpoint, resolve_viewer
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024
@@ -93,6 +94,7 @@ def create_app(games_dir: str | Path, allowed_hosts: list[str] | None = None,
         Route("/api/games/{game_id}/undo", api.undo, methods=["POST"]),
         Route("/api/games/{game_id}/abandon", api.abandon, methods=["POST"]),
         Route("/api/games/{game_id}/record", api.record),
+        Route("/api/games/{game_id}/replay", replay_endpoint),
     ]
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts:

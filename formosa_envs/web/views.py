@@ -165,4 +165,12 @@ async def replay_endpoint(request: Any) -> Any:
     from starlette.responses import HTMLResponse
     session = request.app.state.store.get(request.path_params["game_id"])
     page = await run_in_threadpool(replay_page, session)
-    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(page, headers={"Cache-Control": "no-store",
+                                       "Content-Security-Policy": REPLAY_POLICY})
+
+
+REPLAY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                 "img-src data:; frame-ancestors 'none'; sandbox allow-scripts")
+"""The replay page is one self-contained file (its script and style inline), so it gets a
+policy of its own: inline code only, nothing fetched, and a sandbox (an origin of its own)
+so that its script could not call this server's API even if a label smuggled markup in."""

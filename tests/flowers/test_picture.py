@@ -132,7 +132,8 @@ def test_pending_card_is_drawn_and_named():
     pending = pc.with_class(root, "pending")
     assert len(pending) == 1
     assert [int(e.get("data-card")) for e in pc.with_class(pending[0], "card")] == [s.pending]
-    assert game.names[s.pending] in pc.caption(root)
+    assert game.cards[s.pending].short in pc.caption(root)
+    assert "(card " not in pc.caption(root)  # named as the table shows it, not by id
 
 
 @pytest.mark.parametrize("key", ["over2", "over4"])

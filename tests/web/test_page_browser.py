@@ -89,3 +89,7 @@ def test_the_end_shows_the_breakdown_and_offers_a_replay_and_a_rematch(
     again = wait_settled(chrome)
     assert again["status"] == "playing"
     assert "P1 heuristic" in chrome.find_element("id", "seat-list").text
+    chrome.get(served.url + f"/api/games/{game_id}/replay")  # its script runs under its CSP
+    WebDriverWait(chrome, 20).until(
+        lambda d: d.find_element("id", "counter").text not in ("", "loading..."))
+    assert chrome.find_element("id", "board").get_attribute("innerHTML").startswith("<svg")

@@ -29,11 +29,20 @@ def _line(i: int) -> str:
     return f"{kind} {(i % 12) // 3 + 1} cells {'-'.join(str(c) for c in LINES[i])}"
 
 
+def _swap_to(s: DadaochengState, i: int) -> str:
+    """The second half of a swap; the first cell comes from the pending swap (none is
+    pending when an illegal action is named in an error message)."""
+    top = s.stack[-1] if s.stack else None
+    if top is None or top.kind != "swap_to" or not top.ctx:
+        return f"swap with cell {i}"
+    return f"swap cell {top.ctx[0]} with cell {i}"
+
+
 _LABELS = {
     "DONE": lambda g, s, i: "done",
     "FLIP": lambda g, s, i: f"flip cell {i}",
     "SWAP": lambda g, s, i: f"swap cell {i} with another cell",
-    "SWAP_TO": lambda g, s, i: f"swap cell {s.stack[-1].ctx[0]} with cell {i}",
+    "SWAP_TO": lambda g, s, i: _swap_to(s, i),
     "LINE": lambda g, s, i: f"collect the line of {_line(i)}",
     "SPACE": lambda g, s, i: f"storehouse space {i + 1}",
     "COLOUR": lambda g, s, i: f"a {COLOURS[i]} cube",

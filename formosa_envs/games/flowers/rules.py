@@ -81,7 +81,7 @@ class Reveal(DrawHandler):
     def apply(self, game: FlowersGame, s: FlowersState, d: Decision, card: int) -> None:
         """Take ``card`` out of the deck and resolve its match for the active player."""
         s.deck.remove(card)
-        s.last_event = f"revealed {game.names[card]}"
+        s.last_event = f"revealed {game.cards[card].short}"
         resolve_match(game, s, card, CAPTURE_REVEALED)
 
 
@@ -102,7 +102,7 @@ class Play(Handler):
         """Remove the card from hand and resolve its match."""
         card = action - PLAY0
         s.hands[d.player].remove(card)
-        s.last_event = f"player {d.player} played {game.names[card]}"
+        s.last_event = f"player {d.player} played {game.cards[card].short}"
         resolve_match(game, s, card, CAPTURE_PLAYED)
 
 
@@ -129,7 +129,7 @@ class Capture(Handler):
 
     def describe(self, game: FlowersGame, s: FlowersState, d: Decision) -> str:
         """Name the card being matched."""
-        return f"{self.label} with {game.names[d.ctx[0]]}"
+        return f"{self.label} with {game.cards[d.ctx[0]].short}"
 
 
 class KeepOrCash(Handler):

@@ -42,7 +42,7 @@ def prompt(game: FlowersGame, s: FlowersState) -> str:
 def _capture_prompt(game: FlowersGame, s: FlowersState, kind: str, card: int) -> str:
     whose = "your played" if kind == CAPTURE_PLAYED else "the revealed"
     targets = len(matching_field(game, s, card))
-    text = (f"{whose} {game.names[card]} matches {plural(targets, 'field card')}: "
+    text = (f"{whose} {game.cards[card].short} matches {plural(targets, 'field card')}: "
             "choose which field card to capture")
     if LEAVE in game.legal_actions(s):
         text += " (or leave it on the field)"
@@ -63,8 +63,8 @@ def chance_note(game: FlowersGame, s: FlowersState, card: int) -> tuple[str, str
     if d.player == CHANCE and d.kind == DEAL:
         n = s.num_players
         who = FIELD if s.dealt >= game.hand_size * n else f"{(s.round_start + s.dealt) % n}"
-        return DEAL, who, game.names[card]
-    return d.kind, "", game.names[card]
+        return DEAL, who, game.cards[card].short
+    return d.kind, "", game.cards[card].short
 
 
 def chance_line(game: FlowersGame, group: str, items: list[tuple[str, str | None]]) -> str:

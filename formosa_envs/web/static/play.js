@@ -63,6 +63,10 @@ async function openLobby() {
                                                                   { value: game.name }));
   for (const spec of page.catalogue.seat_examples) $("seat-specs").append(
     element("option", null, { value: spec }));
+  const { limits, agent_files: files } = page.catalogue;
+  $("seat-limits").textContent = `- this server allows at most ${limits.max_simulations} ` +
+    `simulations and ${limits.max_think_seconds} s a move` +
+    (files.length ? `; agent files: ${files.join(", ")} (policy:NAME, az:NAME)` : "");
   select.onchange = buildForm;
   $("players").oninput = buildSeats;
   $("new-game").onsubmit = startGame;
