@@ -263,3 +263,16 @@ def test_one_line_parser_joins_a_multi_line_message(capsys: pytest.CaptureFixtur
         OneLineParser(prog="prog").error("first\nsecond")
     assert exc.value.code == 2
     assert capsys.readouterr().err == "prog: error: first; second (see prog -h)\n"
+
+
+def test_only_a_commands_own_default_folder_gets_its_parents(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``runs/<game>`` (the default when --out is not given) works in a fresh checkout;
+    a path the user typed makes only its last folder, naming a missing parent."""
+    from formosa_envs.tools.usage import UsageError, check_output_folder
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError, match="the folder runs does not exist"):
+        check_output_folder("runs/flowers", "--out")
+    assert not (tmp_path / "runs").exists()
+    check_output_folder("runs/flowers", "out", default=True)
+    assert (tmp_path / "runs").is_dir() and not (tmp_path / "runs" / "flowers").exists()

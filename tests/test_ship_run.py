@@ -27,7 +27,7 @@ def load_script():  # scripts/ is not a package: load the file as a module
 def test_a_run_ships_with_its_manifest_and_loads(tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert train_main(["flowers", "--out", str(run), *RUN]) == 0
-    out = tmp_path / "new" / "out"      # made by the script
+    out = tmp_path / "new"              # made by the script (only the last folder is)
     assert load_script().cli(["flowers", str(run), "--eval-games", "2", "--workers", "1",
                               "--out", str(out)]) == 0
     entry = read_manifest(out)["games"]["flowers"]
