@@ -1,4 +1,5 @@
-"""Baseline agents for formosa_envs (engine API and numpy only: no pettingzoo, no torch).
+"""Baseline agents for formosa_envs (engine API and numpy only: no pettingzoo, no torch),
+installed as ``formosa_envs.agents`` (the repository keeps this folder at its top).
 
 Build any agent from a short spec with :func:`make_agent`:
 
@@ -16,12 +17,17 @@ Build any agent from a short spec with :func:`make_agent`:
                      ``pretrained[:G]:az[:N]`` plays it with ``az`` search
 ===================  ====================================================
 
-The kinds live in a small registry (:mod:`agents.specs`) that other packages extend
+The kinds live in a small registry (:mod:`formosa_envs.agents.specs`) that other packages extend
 with :func:`register_agent_kind`; ``rllib`` is registered by the RLlib bridge
 (``formosa_envs.envs.rllib``), imported by name the first time a spec needs it.
 """
 
 from __future__ import annotations
+
+if __name__ == "agents":  # the old top-level name, from a checkout: see formosa_envs._legacy
+    from formosa_envs import _legacy
+
+    _legacy.alias_in_place(__name__)
 
 import importlib
 from typing import Any
@@ -44,8 +50,9 @@ __all__ = ["AGENT_KINDS", "Agent", "AgentKind", "AgentSpecError", "RandomAgent",
            "agent_kinds", "agent_label", "agent_usage", "declare_agent_kind", "make_agent",
            "register_agent_kind", "split_module"]
 
-_LAZY = {"MCTSAgent": "agents.mcts", "HeuristicAgent": "agents.heuristics",
-         "PolicyAgent": "agents.policy", "AZAgent": "agents.az", "Network": "agents.network"}
+_LAZY = {"MCTSAgent": f"{__package__}.mcts", "HeuristicAgent": f"{__package__}.heuristics",
+         "PolicyAgent": f"{__package__}.policy", "AZAgent": f"{__package__}.az",
+         "Network": f"{__package__}.network"}
 
 
 def __getattr__(name: str) -> Any:  # lazy access to heavier agents

@@ -1,11 +1,11 @@
 """AlphaZero-style information-set MCTS guided by a network's prior and value.
 
 Spec: ``az:PATH`` (100 simulations per move) or ``az:PATH:N``; ``PATH`` is an exported
-``.npz`` network (:mod:`agents.network`). Each simulation of a search from seat ``me``:
+``.npz`` network (:mod:`formosa_envs.agents.network`). Each simulation of a search from seat ``me``:
 
 1. *Determinize*: ``game.determinize(state, me, rng)`` resamples everything ``me``
    cannot see, so the search never reads hidden information (single-observer
-   IS-MCTS, as :mod:`agents.mcts`: the tree is keyed by the player actions since the
+   IS-MCTS, as :mod:`formosa_envs.agents.mcts`: the tree is keyed by the player actions since the
    root, shared by all determinizations).
 2. *Select* with PUCT: ``Q + c_puct * P * sqrt(N_parent) / (1 + N_child)`` over the
    actions legal in this determinization; ``Q`` is the mean return of the seat that
@@ -20,7 +20,7 @@ Spec: ``az:PATH`` (100 simulations per move) or ``az:PATH:N``; ``PATH`` is an ex
    value per seat is exact for any number of players (no sign flipping, which is only
    right in two-player zero-sum games). Terminal nodes are valued by ``game.returns``.
    A network without a value head values leaves by a random rollout to the end of
-   the round (:class:`~agents.mcts.MCTSAgent`'s score-gain value; ``leaf="rollout"``),
+   the round (:class:`~formosa_envs.agents.mcts.MCTSAgent`'s score-gain value; ``leaf="rollout"``),
    or by 0 (``leaf="zero"``). ``leaf="policy"`` rolls out to the end of the round with
    every seat playing the network's most likely legal move (valued like ``rollout``).
 5. *Back up*: every edge on the path adds its chooser's entry of the value vector.
@@ -81,8 +81,8 @@ class AZAgent(StateAgent):
         """Configure the search (see the module docstring); ``leaf="auto"`` is ``value``
         when the network has a value head, else ``rollout``."""
         if not isinstance(network, Network):
-            raise ArgumentError("network must be an agents.network.Network (Network.load(PATH)),"
-                                f" got {type(network).__name__}")
+            raise ArgumentError("network must be a formosa_envs.agents.network.Network "
+                                f"(Network.load(PATH)), got {type(network).__name__}")
         _check_options(simulations, c_puct, leaf, dirichlet_alpha, dirichlet_fraction,
                        temperature)
         if leaf == "value" and not network.has_value:

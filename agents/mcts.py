@@ -22,7 +22,7 @@ current round (``horizon="round"``; states without a ``round`` counter play to
 the end of the game), score_scale 40 (a linear value: a round's VP are worth
 about the same whenever they are won), exploration 0.7. ``rollout="random"``
 needs nothing but the engine contract; ``rollout="heuristic"`` uses the game's
-module in ``agents.heuristics`` for rollouts and, unless ``prior_weight`` is
+module in ``formosa_envs.agents.heuristics`` for rollouts and, unless ``prior_weight`` is
 given, as a tree prior of weight 6. That is much stronger at the same budget
 (at 50 simulations it wins ~56% of 2-player games against the greedy heuristic,
 random rollouts ~10%) and about three times slower. The agent reads the state only

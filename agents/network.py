@@ -1,13 +1,13 @@
 """An exported policy network with an optional value head, run in pure numpy.
 
-The file format is the actor format of :mod:`agents.policy` (``w0, b0, ..., w_out,
+The file format is the actor format of :mod:`formosa_envs.agents.policy` (``w0, b0, ..., w_out,
 b_out``, each hidden layer applied as ``act(x @ w.T + b)``, and ``activation``) plus
 an optional **value head** with the prefix ``v``: ``vw0, vb0, ..., vw_out, vb_out``,
 a separate MLP on the same observation with the same activation, whose last layer
 ``vw_out`` has shape ``(1, hidden)``. The value ``tanh(output)`` is the observing
 seat's predicted final rank return (``Game.returns``) in [-1, 1]. A network without a
 value head is still valid (:attr:`Network.has_value` is False): a search then values
-its leaves another way (see :mod:`agents.az`).
+its leaves another way (see :mod:`formosa_envs.agents.az`).
 
 Both heads take batches: ``logits(x)`` and ``values(x)`` accept one observation
 vector or a matrix of them (one row per seat), so one call values every seat.
@@ -91,7 +91,7 @@ class Network(LayerFit):
         Raises :class:`PolicyFileError` (an ``AgentSpecError``) naming the path and what is
         wrong: missing (:class:`PolicyNotFoundError`, also a ``FileNotFoundError``), not a
         regular file (a folder, FIFO, device or socket: refused before it is opened),
-        larger than :data:`agents.files.MAX_AGENT_FILE_BYTES`, unreadable, not an
+        larger than :data:`formosa_envs.agents.files.MAX_AGENT_FILE_BYTES`, unreadable, not an
         ``.npz`` archive, missing arrays, bad shapes, an unknown activation, or a value
         head whose shapes do not chain.
         """
@@ -102,7 +102,7 @@ class Network(LayerFit):
     @classmethod
     def from_bytes(cls, data: bytes, path: str | Path) -> Network:
         """The network of ``.npz`` bytes ``data`` already read from ``path`` (e.g. through
-        :func:`agents.files.read_agent_file`); errors as :meth:`load`."""
+        :func:`formosa_envs.agents.files.read_agent_file`); errors as :meth:`load`."""
         return cls.from_arrays(archive_arrays(data, path, "network"), str(path))
 
 

@@ -1,6 +1,6 @@
 """A trained policy as a pure-numpy agent (no torch needed to play).
 
-Training exports a MaskablePPO actor to ``.npz`` (see ``training/export.py``):
+Training exports a MaskablePPO actor to ``.npz`` (see ``training/ppo/export.py``):
 ``w0, b0, w1, b1, ...`` for the hidden layers (applied as ``act(x @ w.T + b)``),
 ``w_out, b_out`` for the action logits, and ``activation`` (``tanh`` or
 ``relu``). :class:`PolicyAgent` runs that forward pass and always respects
@@ -55,7 +55,8 @@ FitsT = TypeVar("FitsT", bound="LayerFit")
 
 class LayerFit:
     """Layer sizes and the game-fit check of an MLP (``layers``, input first), shared by
-    :class:`PolicyAgent` and :class:`agents.network.Network`; ``noun`` names it in errors."""
+    :class:`PolicyAgent` and :class:`formosa_envs.agents.network.Network`; ``noun`` names it in
+    errors."""
 
     noun = "policy"
     layers: list[tuple[np.ndarray, np.ndarray]]
@@ -125,7 +126,7 @@ class PolicyAgent(LayerFit, Agent):
         Raises :class:`PolicyFileError` (an :class:`AgentSpecError`) naming the path and
         what is wrong, before the file is opened when it is not a regular file (a
         folder, FIFO, device or socket) or larger than
-        :data:`agents.files.MAX_AGENT_FILE_BYTES`; missing (also a
+        :data:`formosa_envs.agents.files.MAX_AGENT_FILE_BYTES`; missing (also a
         ``FileNotFoundError``), unreadable, not an ``.npz`` archive, unpacking past the
         cap, missing arrays, wrong shapes or an unknown activation.
         """
@@ -164,14 +165,14 @@ def stat_readable(file: Path, noun: str) -> os.stat_result:
     """The stat of exported ``.npz`` file ``file``; raises :class:`PolicyFileError` naming
     the ``noun`` (``policy``, ``network``) and the path when it is missing
     (:class:`PolicyNotFoundError`), not a regular file, over the size cap or unreadable
-    (:func:`agents.files.stat_agent_file`: nothing is opened)."""
+    (:func:`formosa_envs.agents.files.stat_agent_file`: nothing is opened)."""
     with policy_errors():
         return stat_agent_file(file, f"{noun} file")
 
 
 @contextmanager
 def policy_errors() -> Iterator[None]:
-    """Raise the refusals of :mod:`agents.files` as :class:`PolicyFileError` (missing:
+    """Raise the refusals of :mod:`formosa_envs.agents.files` as :class:`PolicyFileError` (missing:
     :class:`PolicyNotFoundError`), the class callers of the loaders catch."""
     try:
         yield
@@ -193,7 +194,7 @@ def _load_npz(path: str, mtime_ns: int, size: int
 
 def read_archive(file: Path, noun: str) -> dict[str, np.ndarray]:
     """The arrays of exported ``.npz`` file ``file``, read once through
-    :func:`agents.files.read_agent_file` (a regular file within the cap, opened
+    :func:`formosa_envs.agents.files.read_agent_file` (a regular file within the cap, opened
     non-blocking) and parsed from memory; see :func:`archive_arrays`."""
     with policy_errors():
         data = read_agent_file(file, f"{noun} file")
@@ -207,7 +208,7 @@ def archive_arrays(data: bytes, file: Path | str, noun: str = "policy"
     prefix = f"{file} is not an exported formosa policy"
     if not zipfile.is_zipfile(io.BytesIO(data)):
         raise PolicyFileError(f"{prefix}: not an .npz policy archive (python -m "
-                              "training.export MODEL.zip OUT.npz writes one)")
+                              "formosa_envs.training.ppo.export MODEL.zip OUT.npz writes one)")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive, policy_errors():
             check_npz_archive(archive, file, f"{noun} file")

@@ -6,12 +6,13 @@ that game):
 =============================  ======================================================
 ``pretrained``                 the game's shipped network, masked argmax (numpy only)
 ``pretrained:GAME``            the same, refused unless ``GAME`` is the game played
-``pretrained[:GAME]:az[:N]``   PUCT search (:mod:`agents.az`) guided by that network's
+``pretrained[:GAME]:az[:N]``   PUCT search (:mod:`formosa_envs.agents.az`) guided by that network's
                                prior and value head, ``N`` simulations (default 100)
 =============================  ======================================================
 
 The files are package data in ``agents/pretrained/``: one ``<game>.npz`` per game (the
-format of :mod:`training.network_export`, weights stored as float16 and upcast to
+format of :mod:`formosa_envs.training.common.network_export`, weights stored as float16 and upcast
+to
 float32 on load) and ``manifest.json`` (format :data:`FORMAT`), which records per game
 the file, its sha256 and size, the observation size and action count, the env id, the
 player count it was trained at, the data, training and evaluation that produced it,
@@ -65,7 +66,7 @@ class PretrainedError(AgentSpecError):
 
 def package_root() -> Root:
     """The package-data folder ``agents/pretrained`` (works from an installed wheel)."""
-    return resources.files("agents") / FOLDER
+    return resources.files("formosa_envs.agents") / FOLDER
 
 
 def file_sha256(data: bytes) -> str:
@@ -106,7 +107,7 @@ def manifest_entry(game: str, root: Root | None = None) -> dict[str, Any]:
 
 
 def load_network(game: str, root: Root | None = None) -> Any:
-    """The shipped network of ``game`` as an :class:`agents.network.Network` (float32).
+    """The shipped network of ``game`` as an :class:`formosa_envs.agents.network.Network` (float32).
 
     Checks, each failing with a :class:`PretrainedError` that names the file: the manifest
     entry exists, the file exists, its sha256 is the manifest's, it is a valid network
@@ -168,7 +169,7 @@ def _read_checked(game: str, path: Any, entry: dict[str, Any]) -> bytes:
 
 def _read_bytes(game: str, path: Any) -> bytes:
     """The bytes of ``path``; a folder given as ``root`` is read as every agent file is
-    (:func:`agents.files.read_agent_file`: a regular file within the cap, opened
+    (:func:`formosa_envs.agents.files.read_agent_file`: a regular file within the cap, opened
     non-blocking), package data in a zip through ``importlib.resources``."""
     if not isinstance(path, Path):
         return path.read_bytes()

@@ -171,7 +171,7 @@ def _random(spec: str, arg: str, game: str, seed: int | None) -> Agent:
 
 def _heuristic(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     _no_arg(spec, arg)
-    heuristics = importlib.import_module("agents.heuristics")
+    heuristics = importlib.import_module("formosa_envs.agents.heuristics")
     return heuristics.HeuristicAgent(game, seed=seed)
 
 
@@ -190,7 +190,7 @@ def _policy(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     if arg.endswith(".zip"):
         raise AgentSpecError(f"{arg} is a training checkpoint; agents play the exported "
                              "actor: use the .npz beside it, or export one with "
-                             "python -m training.export MODEL.zip OUT.npz")
+                             "python -m formosa_envs.training.ppo.export MODEL.zip OUT.npz")
     from .policy import PolicyAgent
     return PolicyAgent.load(arg, seed=seed)
 

@@ -46,12 +46,12 @@ def _baseline_dir(ref: str, games: list[str], into: Path) -> Path:
 def measure(game_name: str, players: int, seeds: int, old: str | None) -> dict[str, Any]:
     """Play heuristic self-play games; the heuristic's decisions, seconds and a digest."""
     sys.path.insert(0, str(ROOT))
+    import formosa_envs.agents.heuristics as heuristics
     import numpy as np
-
-    import agents.heuristics as heuristics
     if old:
         heuristics.__path__.insert(0, old)
-    from agents.heuristics import HeuristicAgent
+    from formosa_envs.agents.heuristics import HeuristicAgent
+
     from formosa_envs.core.engine import CHANCE
     from formosa_envs.games import make_game
 

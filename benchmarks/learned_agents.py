@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from formosa_envs.evaluation.evaluate import run_tournament, win_share  # noqa: E402
+from formosa_envs.evaluation.solo import solo_share  # noqa: E402
 from formosa_envs.games import GAMES  # noqa: E402
-from training.evaluate import run_tournament, win_share  # noqa: E402
-from training.solo import solo_share  # noqa: E402
 
 EVAL_SEED = 7_000_000
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from formosa_envs import _legacy
 from formosa_envs.core.errors import (
     ArgumentError,
     CallOrderError,
@@ -23,6 +24,8 @@ from formosa_envs.core.errors import (
 )
 from formosa_envs.envs import FormosaAECEnv, env, raw_env, register_all
 from formosa_envs.games import GAMES, make_game
+
+_legacy.install()  # the old names `agents`, `training` in a checkout, deprecated
 
 __version__ = "0.1.0"
 

@@ -24,8 +24,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from agents import AgentSpecError
-from agents import make_agent as build_agent
+from formosa_envs.agents import AgentSpecError
+from formosa_envs.agents import make_agent as build_agent
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.usage import (
@@ -161,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _seats_help() -> str:
     """The --seats help, generated from the agent registry so no kind is left out."""
-    from agents import agent_kinds, agent_usage
+    from formosa_envs.agents import agent_kinds, agent_usage
     usages = [agent_usage(kind) for kind in agent_kinds()]
     return ("comma-separated, one seat per player: human (a person at this terminal; moves "
             "are numbered from 1) or an agent: " + ", ".join(usages) +
@@ -357,13 +357,15 @@ def _extra(module: str) -> Any:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    """Hand over to ``training.train`` (its own flags: ``formosa train -h``)."""
-    return _hand_over("training.train", args.rest, _check_train_flags)
+    """Hand over to ``formosa_envs.training.ppo.train`` (its own flags: ``formosa train -h``)."""
+    return _hand_over("formosa_envs.training.train", args.rest, _check_train_flags)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    """Hand over to ``training.evaluate`` (its own flags: ``formosa tournament -h``)."""
-    return _hand_over("training.evaluate", args.rest, _check_tournament_flags, entry="run")
+    """Hand over to ``formosa_envs.evaluation.evaluate`` (its own flags: ``formosa tournament
+    -h``)."""
+    return _hand_over("formosa_envs.evaluation.evaluate", args.rest, _check_tournament_flags,
+                      entry="run")
 
 
 def _pre_parser(command: str) -> argparse.ArgumentParser:

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 from formosa_envs.games.dadaocheng import actions as A

@@ -33,7 +33,7 @@ HEURISTIC = {"taiwan": 20, "tea": 30, "dadaocheng": 70}  # game -> first agent s
 
 def play_heuristics(game: Any, name: str, seed: int, moves: int) -> Any:
     """The state after ``moves`` heuristic decisions (agent seeds from HEURISTIC)."""
-    from agents import make_agent
+    from formosa_envs.agents import make_agent
     agents = [make_agent("heuristic", name, seed=HEURISTIC[name] + p)
               for p in range(game.num_players)]
     rng, state, done = np.random.default_rng(seed), game.new_initial_state(), 0

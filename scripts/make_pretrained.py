@@ -4,17 +4,18 @@
 
 For each game, in the work folder ``--work/GAME`` (default ``runs/pretrained/GAME``):
 
-1. **data**: heuristic games (:mod:`training.imitation`, ``--players`` seats, every
+1. **data**: heuristic games (:mod:`formosa_envs.training.imitation.data`, ``--players`` seats,
+every
    seat the teacher, data seed ``--seed``). The number of games is ``--data-games``,
    or what fits in 45% of the budget (timed on two games first), capped per game
    (:data:`MAX_DATA_GAMES`, which keeps the data in memory small);
-2. **cloning**: :func:`training.bc.train_bc` with the shipping config
+2. **cloning**: :func:`formosa_envs.training.imitation.bc.train_bc` with the shipping config
    (:data:`SHIP_LAYERS`: networks small enough to ship), stopped after the epoch that
    passes 30% of the budget (or ``--max-epochs``); the best held-out epoch is kept;
 3. **float16**: the weights are stored as float16; the agreement with the teacher on
    the held-out games of float32 and float16 weights is measured and recorded;
 4. **evaluation**: ``--eval-games`` games against ``random`` and as many against
-   ``heuristic`` (:func:`training.evaluate.run_tournament`, seats rotated, seed
+   ``heuristic`` (:func:`formosa_envs.evaluation.evaluate.run_tournament`, seats rotated, seed
    ``--eval-seed``). Tournament chance seeds are 32-bit, the data's are 64-bit with bit
    63 set, so evaluation deals never repeat training deals;
 5. the ``.npz`` goes to ``--out`` (default the package folder) and its manifest entry
@@ -42,17 +43,17 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+from formosa_envs.agents.pretrained import FORMAT, MANIFEST, file_sha256, package_root  # noqa: E402
 
-from agents.pretrained import FORMAT, MANIFEST, file_sha256, package_root  # noqa: E402
 from formosa_envs.core.errors import ConfigError  # noqa: E402
 from formosa_envs.games import GAMES, make_game  # noqa: E402
+from formosa_envs.tools.console import run_console  # noqa: E402
 from formosa_envs.tools.usage import (  # noqa: E402
     OneLineParser,
     int_between,
     non_negative_int,
     positive_float,
 )
-from training.console import run_console  # noqa: E402
 
 PROG = "python scripts/make_pretrained.py"
 TEACHER = "heuristic"
@@ -74,7 +75,7 @@ def log(message: str) -> None:
 
 def data_games(game: str, players: int, budget_s: float, workers: int) -> int:
     """Games that fit in ``DATA_SHARE`` of the budget (two timed games), capped."""
-    from training.imitation import DataSettings, play_recorded
+    from formosa_envs.training.imitation.data import DataSettings, play_recorded
     settings = DataSettings(game, 2, TEACHER, num_players=players)
     built = make_game(game, num_players=players)
     start = time.perf_counter()
@@ -87,7 +88,7 @@ def data_games(game: str, players: int, budget_s: float, workers: int) -> int:
 
 def stage_data(game: str, work: Path, args: Any) -> dict[str, Any]:
     """The data folder's manifest (generated unless a finished one is there)."""
-    from training.imitation import DataSettings, generate
+    from formosa_envs.training.imitation.data import DataSettings, generate
     folder = work / "data"
     if (folder / "manifest.json").is_file():
         log(f"{game}: data already there ({folder})")
@@ -104,7 +105,7 @@ def stage_data(game: str, work: Path, args: Any) -> dict[str, Any]:
 
 def ship_config(game: str, args: Any) -> Any:
     """The cloning config: the game's ``_bc.toml`` with the shipping layer widths."""
-    from training.bc_config import default_config_path, load_bc_config
+    from formosa_envs.training.imitation.config import default_config_path, load_bc_config
     hidden, value_hidden = SHIP_LAYERS[game]
     return load_bc_config(default_config_path(game), hidden=hidden, value_hidden=value_hidden,
                           epochs=args.max_epochs, threads=1)
@@ -112,7 +113,7 @@ def ship_config(game: str, args: Any) -> Any:
 
 def stage_clone(game: str, work: Path, args: Any) -> dict[str, Any]:
     """The cloning report (training, resumed, or read back), with its wall time."""
-    from training.bc import train_bc
+    from formosa_envs.training.imitation.bc import train_bc
     run = work / "bc"
     if (run / "report.json").is_file():
         log(f"{game}: cloning already done ({run})")
@@ -154,8 +155,8 @@ def to_float16(src: Path, dst: Path) -> None:
 
 def float16_check(work: Path, config: dict[str, Any], f32: Path, f16: Path) -> dict[str, Any]:
     """Held-out agreement with the teacher of the float32 and float16 weights."""
-    from training.bc import split_by_game
-    from training.imitation import load_data
+    from formosa_envs.training.imitation.bc import split_by_game
+    from formosa_envs.training.imitation.data import load_data
     data = load_data(work / "data")
     _, held = split_by_game(data.game, config["holdout"], config["seed"])
     return {"held_out_decisions": int(len(held)), **agreements(data, held, f32, f16)}
@@ -164,7 +165,7 @@ def float16_check(work: Path, config: dict[str, Any], f32: Path, f16: Path) -> d
 def agreements(data: Any, rows: np.ndarray, f32: Path, f16: Path) -> dict[str, float]:
     """On ``rows`` of imitation ``data``: how often the float32 and the float16 network
     pick the teacher's move, and how often they pick the same move."""
-    from agents.network import Network
+    from formosa_envs.agents.network import Network
     picks = []
     for path in (f32, f16):
         with np.load(path, allow_pickle=False) as raw:
@@ -182,7 +183,7 @@ def agreements(data: Any, rows: np.ndarray, f32: Path, f16: Path) -> dict[str, f
 def stage_eval(game: str, work: Path, network: Path, opponent: str, args: Any
                ) -> dict[str, Any]:
     """``--eval-games`` games of the network against ``opponent`` (read back if done)."""
-    from training.evaluate import run_tournament, win_share
+    from formosa_envs.evaluation.evaluate import run_tournament, win_share
     path = work / f"eval-{opponent}.json"
     sha = file_sha256(network.read_bytes())
     if path.is_file():
@@ -250,7 +251,8 @@ def manifest_entry(game: str, target: Path, data: dict[str, Any], report: dict[s
     return {
         "file": target.name, "sha256": file_sha256(target.read_bytes()),
         "bytes": target.stat().st_size,
-        "format": "training.network_export .npz (policy + value head), float16 weights",
+        "format": "formosa_envs.training.common.network_export .npz (policy + value head), "
+                  "float16 weights",
         "observation_size": int(built.observation_size), "num_actions": int(built.num_actions),
         "env_id": info.env_id, "trained_players": data["num_players"],
         "serves_players": list(range(info.min_players, info.max_players + 1)),

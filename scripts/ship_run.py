@@ -3,7 +3,8 @@
 ``python scripts/ship_run.py GAME RUN_DIR [--eval-games 400] [--eval-seed 14014]``
 
 The run's final model (``RUN_DIR/model.zip``) is exported with its actor and critic as
-one network (:func:`training.export.export_network`), stored with float16 weights, checked
+one network (:func:`formosa_envs.training.ppo.export.export_network`), stored with float16 weights,
+checked
 (the float16 and float32 actors pick the same move on the held-out observations of the
 run's clone data, when the run has them), evaluated against ``random`` and ``heuristic``
 (seats rotated, the 32-bit tournament seed ``--eval-seed``, never a training seed) and
@@ -29,10 +30,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+from formosa_envs.agents.pretrained import file_sha256, package_root  # noqa: E402
 
-from agents.pretrained import file_sha256, package_root  # noqa: E402
 from formosa_envs.core.errors import ConfigError  # noqa: E402
 from formosa_envs.games import GAMES, make_game  # noqa: E402
+from formosa_envs.tools.console import run_console  # noqa: E402
 from formosa_envs.tools.usage import (  # noqa: E402
     OneLineParser,
     check_output_folder,
@@ -48,7 +50,6 @@ from scripts.make_pretrained import (  # noqa: E402
     to_float16,
     write_manifest,
 )
-from training.console import run_console  # noqa: E402
 
 PROG = "python scripts/ship_run.py"
 
@@ -66,7 +67,7 @@ def read_run(run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 def same_moves(run: Path, f32: Path, f16: Path) -> dict[str, Any]:
     """On (up to 20,000 of) the run's clone-data decisions: agreement of the float32 and
     float16 actors with the heuristic teacher, and with each other ({} without clone data)."""
-    from training.imitation import load_data
+    from formosa_envs.training.imitation.data import load_data
     if not (run / "clone" / "data" / "manifest.json").is_file():
         return {}
     data = load_data(run / "clone" / "data")
@@ -84,7 +85,8 @@ def entry_for(game: str, target: Path, config: dict[str, Any], summary: dict[str
     return {
         "file": target.name, "sha256": file_sha256(target.read_bytes()),
         "bytes": target.stat().st_size,
-        "format": "training.network_export .npz (policy + value head), float16 weights",
+        "format": "formosa_envs.training.common.network_export .npz (policy + value head), "
+                  "float16 weights",
         "observation_size": int(built.observation_size), "num_actions": int(built.num_actions),
         "env_id": info.env_id, "trained_players": config["num_players"],
         "serves_players": list(range(info.min_players, info.max_players + 1)),
@@ -99,7 +101,7 @@ def entry_for(game: str, target: Path, config: dict[str, Any], summary: dict[str
 
 def main(argv: list[str] | None = None) -> int:
     """Export, check, evaluate and ship one run."""
-    from training.export import export_network, load_checkpoint
+    from formosa_envs.training.ppo.export import export_network, load_checkpoint
     p = OneLineParser(prog=PROG, description="Ship a formosa train run as pretrained.")
     p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("run", type=Path, help="a finished formosa train --out folder")

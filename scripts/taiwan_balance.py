@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.taiwan import actions as A
 from formosa_envs.games.taiwan import make_game

@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from formosa_envs.agents import make_agent
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
-from agents import make_agent
 from formosa_envs.web.app import create_app
 from formosa_envs.web.newgame import GameSpec
 

@@ -23,16 +23,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.network import Network
+from formosa_envs.agents.policy import PolicyAgent, PolicyFileError, PolicyNotFoundError
+from formosa_envs.training.common.network_export import load_value_layers
+from formosa_envs.training.imitation.bc import CHECKPOINT, train_bc
+from formosa_envs.training.ppo.export import load_checkpoint
+from formosa_envs.training.ppo.warm_start import check_init
+from formosa_envs.training.xit.expert_iteration import run_xit
 
-from agents import AgentSpecError, make_agent
-from agents.network import Network
-from agents.policy import PolicyAgent, PolicyFileError, PolicyNotFoundError
 from formosa_envs.games import make_game
-from training.bc import CHECKPOINT, train_bc
-from training.expert_iteration import run_xit
-from training.export import load_checkpoint
-from training.network_export import load_value_layers
-from training.warm_start import check_init
 
 SECONDS = 3.0
 """A refusal is a stat and a message: far below this even on a loaded machine (the
@@ -108,7 +108,7 @@ class Kinds:
         return path, ["/dev/zero", "character device", "not a regular file"]
 
     def oversize(self) -> tuple[Path, list[str]]:
-        from agents.files import MAX_AGENT_FILE_BYTES
+        from formosa_envs.agents.files import MAX_AGENT_FILE_BYTES
         path = self.folder / "huge.npz"
         with path.open("wb") as handle:
             handle.truncate(MAX_AGENT_FILE_BYTES + 1)   # sparse: no disk is used
@@ -204,7 +204,7 @@ def test_bc_resume_refuses_a_checkpoint_that_is_not_a_regular_file(kinds: Kinds)
 @pytest.mark.parametrize("kind", ["fifo", "link_to_dev_zero", "folder_"])
 def test_pretrained_from_a_folder_refuses_what_is_not_a_regular_file(kinds: Kinds,
                                                                      kind: str) -> None:
-    from agents.pretrained import MANIFEST, build_pretrained, package_root
+    from formosa_envs.agents.pretrained import MANIFEST, build_pretrained, package_root
     root = kinds.folder / "root"
     root.mkdir()
     shutil.copyfile(Path(str(package_root() / MANIFEST)), root / MANIFEST)
@@ -231,7 +231,7 @@ def write_policy(path: Path, compressed: bool = False) -> Path:
 
 
 def test_regular_files_still_load(tmp_path: Path) -> None:
-    from agents.pretrained import package_root
+    from formosa_envs.agents.pretrained import package_root
     path = write_policy(tmp_path / "p.npz")
     link = tmp_path / "link.npz"
     link.symlink_to(path)
@@ -244,15 +244,15 @@ def test_regular_files_still_load(tmp_path: Path) -> None:
 
 
 def test_cap_is_generous_for_the_shipped_networks() -> None:
-    from agents.files import MAX_AGENT_FILE_BYTES
-    from agents.pretrained import package_root
+    from formosa_envs.agents.files import MAX_AGENT_FILE_BYTES
+    from formosa_envs.agents.pretrained import package_root
     largest = max(Path(str(package_root() / f"{g}.npz")).stat().st_size
                   for g in ("flowers", "taiwan", "tea", "dadaocheng"))
     assert 32 * largest < MAX_AGENT_FILE_BYTES <= 1024 * 2**20
 
 
 def test_checked_agent_file_boundaries(tmp_path: Path) -> None:
-    from agents.files import AgentFileError, checked_agent_file, read_agent_file
+    from formosa_envs.agents.files import AgentFileError, checked_agent_file, read_agent_file
     path = tmp_path / "ten.bin"
     path.write_bytes(b"0123456789")
     assert checked_agent_file(path, max_bytes=10) == path
@@ -269,7 +269,7 @@ def test_checked_agent_file_boundaries(tmp_path: Path) -> None:
 def test_a_file_larger_than_its_stat_says_is_cut_off() -> None:
     """``/proc`` files report size 0 but hold text: the reader stops at the cap anyway
     (as it would for a file that grows between the stat and the read)."""
-    from agents.files import AgentFileError, read_agent_file
+    from formosa_envs.agents.files import AgentFileError, read_agent_file
     status = Path("/proc/self/status")
     assert status.stat().st_size == 0
     with pytest.raises(AgentFileError, match="larger than 16 bytes"):
@@ -279,7 +279,7 @@ def test_a_file_larger_than_its_stat_says_is_cut_off() -> None:
 def test_archive_that_unpacks_past_the_cap_is_refused(tmp_path: Path, monkeypatch) -> None:
     """A compressed ``.npz`` is small on disk but may unpack to gigabytes: its unpacked
     size counts against the cap too, before any array is read."""
-    import agents.files as files
+    import formosa_envs.agents.files as files
     path = tmp_path / "bomb.npz"
     np.savez_compressed(path, w0=np.zeros((512, 512), np.float32))
     assert path.stat().st_size < 64 * 1024

@@ -1,4 +1,5 @@
-"""The agent-spec registry (``agents.specs``): kinds -> builders, extended from outside.
+"""The agent-spec registry (``formosa_envs.agents.specs``): kinds -> builders, extended from
+outside.
 
 Issue 13, section 7: agents never import the RL side; the RLlib bridge registers the
 ``rllib`` kind when imported, and the kind is declared by name so that a spec loads
@@ -10,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from agents import (
+from formosa_envs.agents import (
     AgentSpecError,
     RandomAgent,
     agent_kinds,
@@ -21,6 +21,7 @@ from agents import (
     register_agent_kind,
     specs,
 )
+
 from formosa_envs.core.errors import FormosaError
 
 

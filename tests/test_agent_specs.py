@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.mcts import MCTSAgent
 
-from agents import AgentSpecError, make_agent
-from agents.mcts import MCTSAgent
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
 
 
 def test_mcts_spec_options_and_heuristic_rollouts() -> None:
-    from agents import AgentSpecError
+    from formosa_envs.agents import AgentSpecError
     agent = make_agent("mcts:6:heuristic", "flowers", seed=0)
     assert isinstance(agent, MCTSAgent) and agent.rollout == "heuristic"
     assert agent.simulations == 6
@@ -24,7 +24,7 @@ def test_mcts_spec_options_and_heuristic_rollouts() -> None:
 
 
 def test_rllib_spec_splits_the_module_off_the_path() -> None:
-    from agents import agent_label, split_module
+    from formosa_envs.agents import agent_label, split_module
     assert split_module("runs/a@b/ckpt") == ("runs/a@b/ckpt", "")
     assert split_module("runs/a@b/ckpt@learner") == ("runs/a@b/ckpt", "learner")
     assert agent_label("rllib:runs/x/latest@seat_1") == "rllib:latest@seat_1"
@@ -38,7 +38,7 @@ def test_a_search_budget_is_a_plain_bounded_number(spec: str) -> None:
 
 
 def test_agent_usage_gives_each_kinds_syntax() -> None:
-    from agents import AgentSpecError, agent_kinds, agent_usage
+    from formosa_envs.agents import AgentSpecError, agent_kinds, agent_usage
     assert agent_usage("mcts") == "mcts[:N[:R]]"
     assert all(agent_usage(kind).startswith(kind) for kind in agent_kinds())
     with pytest.raises(AgentSpecError, match="unknown agent kind 'nope'"):

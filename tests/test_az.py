@@ -9,11 +9,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import AgentSpecError, agent_label, make_agent
+from formosa_envs.agents.az import AZAgent
+from formosa_envs.agents.network import Network
+from formosa_envs.agents.policy import (
+    PolicyAgent,
+    PolicyFileError,
+    PolicyMismatchError,
+    PolicyNotFoundError,
+)
 
-from agents import AgentSpecError, agent_label, make_agent
-from agents.az import AZAgent
-from agents.network import Network
-from agents.policy import PolicyAgent, PolicyFileError, PolicyMismatchError, PolicyNotFoundError
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import ArgumentError
 from formosa_envs.games import make_game

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from formosa_envs.agents import RandomAgent
 
-from agents import RandomAgent
 from formosa_envs.cli import main, parse_options
 from formosa_envs.tools.bench import bench_aec, bench_engine, format_bench
 from formosa_envs.tools.play import HumanSeat, parse_choice, play_session

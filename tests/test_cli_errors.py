@@ -189,7 +189,8 @@ def test_play_checks_the_record_destination_before_the_game(
 
 
 def test_api_checks_destinations_first(files: dict[str, str]) -> None:
-    from agents import RandomAgent
+    from formosa_envs.agents import RandomAgent
+
     from formosa_envs.tools.replay import write_replay
     from formosa_envs.tools.simulate import simulate
     with pytest.raises(FormosaError, match="--out"):
@@ -246,8 +247,7 @@ def test_one_one_line_parser_for_the_cli_and_training() -> None:
     """The formosa command and the training entry points share usage.OneLineParser."""
     import argparse
 
-    from formosa_envs.tools import usage
-    from training import console
+    from formosa_envs.tools import console, usage
 
     assert console.OneLineParser is usage.OneLineParser
     assert console.one_line is usage.one_line and console.USAGE_ERROR == usage.USAGE_ERROR == 2

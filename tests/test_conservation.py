@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import StateFormatError
 from formosa_envs.core.invariants import check_total, check_zones, require

@@ -1,4 +1,4 @@
-"""Issue 14 stage 2: expert iteration (training/expert_iteration.py, xit_selfplay.py,
+"""Issue 14 stage 2: expert iteration (training/xit/expert_iteration.py, xit_selfplay.py,
 xit_config.py): tiny runs that save, resume and play legally; the soft-target loss; the
 value target's sign; named configuration errors."""
 
@@ -11,18 +11,18 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
+from formosa_envs.agents.network import Network
+from formosa_envs.training.common.network_export import save_network_npz
+from formosa_envs.training.xit.config import XitConfig, load_xit_config
+from formosa_envs.training.xit.selfplay import SelfPlayTask, play_selfplay_game, selfplay_seeds
 
-from agents import make_agent
-from agents.network import Network
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
-from training.network_export import save_network_npz
-from training.xit_config import XitConfig, load_xit_config
-from training.xit_selfplay import SelfPlayTask, play_selfplay_game, selfplay_seeds
 
 pytest.importorskip("torch")  # the [train] extra
-from training import expert_iteration as xit  # noqa: E402
+from formosa_envs.training.xit import expert_iteration as xit  # noqa: E402
 
 TINY = XitConfig(iterations=2, games=3, simulations=4, chunk=2, eval_games=2, epochs=2,
                  batch_size=64, threads=1, league=["heuristic", "past"], league_fraction=0.34,

@@ -55,7 +55,7 @@ def frames_of(name: str, n: int, opts: dict[str, Any]) -> dict[str, list[tuple[s
     key = f"{name}-{n}-{opts!r}"
     if key in _FRAMES:
         return _FRAMES[key]
-    from agents import make_agent
+    from formosa_envs.agents import make_agent
     game = game_of(name, n, opts)
     found: dict[str, list[tuple[str, int]]] = {}
     for seed, agent in ((5, None), (6, make_agent("heuristic", name, seed=6))):

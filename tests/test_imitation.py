@@ -1,5 +1,5 @@
-"""Issue 14 stage 1: imitation data generation and behaviour cloning (training/imitation.py,
-training/bc.py, training/network_export.py)."""
+"""Issue 14 stage 1: imitation data generation and behaviour cloning (training/imitation/data.py,
+training/imitation/bc.py, training/common/network_export.py)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.policy import PolicyAgent
+from formosa_envs.training.common.network_export import forward, load_value_layers
+from formosa_envs.training.imitation import data as imitation
+from formosa_envs.training.imitation.config import BCConfig, load_bc_config
+from formosa_envs.training.imitation.data import DataSettings, game_seeds, generate, load_data
 
-from agents import AgentSpecError, make_agent
-from agents.policy import PolicyAgent
 from formosa_envs.core.errors import ConfigError, DataError
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
-from training import imitation
-from training.bc_config import BCConfig, load_bc_config
-from training.imitation import DataSettings, game_seeds, generate, load_data
-from training.network_export import forward, load_value_layers
 
 pytest.importorskip("torch")  # the [train] extra: cloning needs it, data generation does not
-from training import bc  # noqa: E402
+from formosa_envs.training.imitation import bc  # noqa: E402
 
 TINY = BCConfig(hidden=[16], value_hidden=[8], epochs=1, batch_size=64, seed=0, threads=1)
 

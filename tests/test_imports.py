@@ -8,25 +8,60 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RL_LIBS = {"pettingzoo", "gymnasium", "torch", "stable_baselines3", "sb3_contrib", "ray", "pyspiel",
            "open_spiel", "jax", "torchrl", "tianshou", "supersuit", "agilerl"}
+ENGINES = {"formosa_envs.core", "formosa_envs.games"}
+BELOW_PIPELINES = ENGINES | {"formosa_envs.envs", "formosa_envs.agents", "formosa_envs.tools",
+                             "formosa_envs.evaluation", "formosa_envs.training.common",
+                             "formosa_envs", "formosa_envs.jax"}
 # layer -> project packages it may import (besides itself)
 ALLOWED = {
     "formosa_envs.core": set(),
     "formosa_envs.games": {"formosa_envs.core"},
-    "formosa_envs.envs": {"formosa_envs.core", "formosa_envs.games"},
-    "agents": {"formosa_envs.core", "formosa_envs.games"},
+    "formosa_envs.envs": ENGINES,
+    "formosa_envs.agents": ENGINES,
     # the OpenSpiel bridge: the engines, and agents as bots (bot_from_spec, inside a function)
-    "formosa_envs.spiel": {"formosa_envs.core", "formosa_envs.games", "agents"},
+    "formosa_envs.spiel": ENGINES | {"formosa_envs.agents"},
+    # tournaments, ratings, the solo objective: agents on the engines, no learner
+    "formosa_envs.evaluation": ENGINES | {"formosa_envs.agents", "formosa_envs.tools",
+                                          "formosa_envs"},
+    # the pipelines: everything below them, never each other, except that the PPO
+    # pipeline's warm start runs the imitation pipeline as its first stage
+    "formosa_envs.training.ppo": BELOW_PIPELINES | {"formosa_envs.training.imitation"},
+    "formosa_envs.training.imitation": BELOW_PIPELINES,
+    "formosa_envs.training.xit": BELOW_PIPELINES,
+    "formosa_envs.training.jax": BELOW_PIPELINES,
+    "formosa_envs.training.common": ENGINES | {"formosa_envs.agents", "formosa_envs.tools"},
 }
 THIRD_PARTY_OK = {
     "formosa_envs.core": {"numpy", "tomli"},
     "formosa_envs.games": {"numpy"},
-    "agents": {"numpy"},
+    "formosa_envs.agents": {"numpy"},
 }
+FOLDERS = {"agents": "formosa_envs.agents", "training": "formosa_envs.training"}
+"""Repository folders installed under another name (pyproject's package-dir)."""
+
+
+def module_of(path: Path) -> str:
+    """The dotted module name a source file is installed as."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[0] in FOLDERS:
+        parts[0:1] = FOLDERS[parts[0]].split(".")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def folder_of(package: str) -> Path:
+    """The repository folder holding ``package``."""
+    for folder, name in FOLDERS.items():
+        if package == name or package.startswith(name + "."):
+            return ROOT.joinpath(folder, *package[len(name) + 1:].split(".")) \
+                if package != name else ROOT / folder
+    return ROOT.joinpath(*package.split("."))
 
 
 def imports_of(path: Path) -> set[str]:
     """Absolute module names imported by a file (relative imports resolved)."""
-    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    module = module_of(path) + (".__init__" if path.name == "__init__.py" else "")
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
@@ -50,7 +85,7 @@ def layer_of(module: str) -> str | None:
 def test_layers_import_only_downwards() -> None:
     problems = []
     for layer in ALLOWED:
-        folder = ROOT.joinpath(*layer.split("."))
+        folder = folder_of(layer)
         for path in folder.rglob("*.py"):
             for name in imports_of(path):
                 target = layer_of(name)
@@ -72,7 +107,8 @@ def test_rl_libraries_only_in_envs_and_training() -> None:
     for path in ROOT.joinpath("formosa_envs").rglob("*.py"):
         rel = path.relative_to(ROOT).as_posix()
         if rel.startswith("formosa_envs/envs/") or rel.startswith("formosa_envs/tools/bench") \
-                or rel.startswith(("formosa_envs/spiel/", "formosa_envs/jax/")):
+                or rel.startswith(("formosa_envs/spiel/", "formosa_envs/jax/")) \
+                or rel == "formosa_envs/evaluation/backends.py":  # Ray, inside a function
             continue
         tops = {n.split(".")[0] for n in imports_of(path)}
         if tops & RL_LIBS:
@@ -80,11 +116,41 @@ def test_rl_libraries_only_in_envs_and_training() -> None:
     assert not offenders, offenders
 
 
+def test_evaluation_needs_no_learner() -> None:
+    """Tournaments, ratings and the solo objective run on the core install: no torch,
+    stable-baselines3, JAX or training code, not even inside a function."""
+    learners = {"torch", "stable_baselines3", "sb3_contrib", "jax", "optax"}
+    offenders = [f"{path.relative_to(ROOT)} imports {name}"
+                 for path in sorted(ROOT.joinpath("formosa_envs", "evaluation").rglob("*.py"))
+                 for name in imports_of(path)
+                 if name.split(".")[0] in learners or name.startswith("formosa_envs.training")]
+    assert not offenders, offenders
+
+
+def test_each_training_folder_is_a_package_the_build_installs() -> None:
+    """Every folder of agents/ and training/ with modules is a package listed in
+    pyproject (the list is explicit because of the package-dir mapping)."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"])
+    folders = {path.parent for top in ("agents", "training", "formosa_envs")
+               for path in ROOT.joinpath(top).rglob("*.py") if "__pycache__" not in path.parts}
+    for folder in sorted(folders):
+        assert (folder / "__init__.py").is_file(), f"{folder.relative_to(ROOT)} has no __init__"
+        assert module_of(folder / "__init__.py") in listed, f"{folder.relative_to(ROOT)} not listed"
+
+
 def test_the_checker_detects_a_violation(tmp_path: Path) -> None:
     """Negative control: a forbidden import is found by imports_of."""
     bad = ROOT / "formosa_envs" / "core" / "engine.py"
     assert "formosa_envs.core.actions" in imports_of(bad)
     assert layer_of("formosa_envs.envs.aec") == "formosa_envs.envs"
+    assert layer_of("formosa_envs.training.xit.selfplay") == "formosa_envs.training.xit"
+    assert "formosa_envs.training.ppo" not in ALLOWED["formosa_envs.training.xit"]
+    assert module_of(ROOT / "training" / "ppo" / "train.py") == "formosa_envs.training.ppo.train"
 
 
 def _bridge_exception(path: Path, name: str, target: str) -> bool:
@@ -115,11 +181,12 @@ def test_agent_specs_do_not_load_the_bridge_until_asked() -> None:
     import sys
     script = (
         "import sys\n"
-        "import agents\n"
+        "import formosa_envs.agents\n"
         "for spec in ('random', 'heuristic', 'mcts:5'):\n"
-        "    agents.make_agent(spec, 'tea', seed=0)\n"
-        "assert 'rllib' in agents.agent_kinds()\n"
-        "assert agents.agent_label('rllib:runs/a/latest@learner') == 'rllib:latest@learner'\n"
+        "    formosa_envs.agents.make_agent(spec, 'tea', seed=0)\n"
+        "assert 'rllib' in formosa_envs.agents.agent_kinds()\n"
+        "label = formosa_envs.agents.agent_label('rllib:runs/a/latest@learner')\n"
+        "assert label == 'rllib:latest@learner'\n"
         "assert 'formosa_envs.envs.rllib' not in sys.modules\n"
         "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]\n"
         "print('ok')\n")
@@ -137,18 +204,18 @@ def test_core_works_without_ray(tmp_path: Path) -> None:
     script.write_text(
         "import sys\n"
         "sys.modules['ray'] = None  # any 'import ray' now raises ImportError\n"
-        "import formosa_envs, agents, training.evaluate, formosa_envs.envs.aec\n"
-        "from training.evaluate import run_tournament\n"
+        "import formosa_envs, formosa_envs.agents, formosa_envs.evaluation.evaluate\n"
+        "from formosa_envs.evaluation.evaluate import run_tournament\n"
         "r = run_tournament('flowers', ['random', 'heuristic'], 2, 2, show_progress=False)\n"
         "assert len(r.records) == 2\n"
-        "from agents import AgentSpecError, make_agent\n"
+        "from formosa_envs.agents import AgentSpecError, make_agent\n"
         "try:\n"
         "    make_agent('rllib:somewhere', 'flowers')\n"
         "except AgentSpecError as exc:\n"
         "    assert '[rllib] extra' in str(exc), exc\n"
         "else:\n"
         "    raise SystemExit('no error')\n"
-        "from training.train import main as train\n"
+        "from formosa_envs.training.train import main as train\n"
         "try:\n"
         "    train(['flowers', '--backend', 'rllib'])\n"
         "except ValueError as exc:\n"

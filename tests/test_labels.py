@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.core import contract
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game

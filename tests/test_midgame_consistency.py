@@ -44,7 +44,7 @@ def _after_setup(state: Any) -> bool:
 
 def play(game: Any, seed: int, heuristic: bool, limit: int = 700) -> Any:
     """Yield every state after setup of a seeded random (or heuristic) game."""
-    from agents import make_agent
+    from formosa_envs.agents import make_agent
     rng, state = np.random.default_rng(seed), game.new_initial_state()
     agent = make_agent("heuristic", game.name, seed=seed) if heuristic else None
     while not game.is_terminal(state) and state.decisions < limit:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import agents
+from formosa_envs import agents
 from formosa_envs.core.contract import check_observation_bounds, step_random
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.observer import Codec, Feature, distinct_limit, soft_count

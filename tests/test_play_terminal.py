@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import agent_kinds, make_agent
 
-from agents import agent_kinds, make_agent
 from formosa_envs.cli import main
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import GAMES, make_game
@@ -262,7 +262,7 @@ def test_play_help_names_every_agent_kind(capsys: pytest.CaptureFixture[str]) ->
 def test_play_help_follows_the_registry(capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A kind registered later appears in the help: the text is generated, not copied."""
-    from agents import specs
+    from formosa_envs.agents import specs
     monkeypatch.setitem(specs._KINDS, "oracle", specs.AgentKind("oracle", "oracle:EYES"))
     assert main(["play", "--help"]) == 0
     assert "oracle:EYES" in " ".join(capsys.readouterr().out.split())

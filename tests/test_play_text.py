@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.narrate import ChanceNarrator, decision_prompt, wording_of

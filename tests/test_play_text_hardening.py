@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.tools.play import HumanSeat, parse_choice, play_session
 
 ODD = ["\u00b2", "\u2075", "\u2460", "9" * 5000, "-1", "+1", "1e3", "0x1", "1_0", "1.0", "",

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from agents import AgentSpecError, make_agent
-from agents.policy import PolicyAgent
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.policy import PolicyAgent
 
 
 def write_policy(path: Path, n_obs: int = 4, n_actions: int = 5, favourite: int = 2) -> Path:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.policy import PolicyAgent, PolicyFileError, PolicyMismatchError
 
-from agents import AgentSpecError, make_agent
-from agents.policy import PolicyAgent, PolicyFileError, PolicyMismatchError
 from formosa_envs.cli import main
 from formosa_envs.games import make_game
 

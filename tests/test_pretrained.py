@@ -9,9 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tomllib
-
-from agents import AgentSpecError, make_agent
-from agents.pretrained import (
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.pretrained import (
     MANIFEST,
     PretrainedError,
     file_sha256,
@@ -19,6 +18,7 @@ from agents.pretrained import (
     package_root,
     read_manifest,
 )
+
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import GAMES, make_game
 

@@ -18,6 +18,8 @@ import formosa_envs
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.envs import SingleAgentEnv
 from formosa_envs.envs.aec import REWARD_MODES, final_rewards
+from formosa_envs.evaluation import ratings as rt
+from formosa_envs.evaluation.evaluate import MatchRecord, run_tournament, summarize, win_share
 from formosa_envs.games import make_game
 from formosa_envs.games.dadaocheng import actions as DA
 from formosa_envs.games.dadaocheng.scenario import act
@@ -25,8 +27,6 @@ from formosa_envs.games.dadaocheng.scenario import scenario as ddc_scenario
 from formosa_envs.games.taiwan.scenario import scenario as taiwan_scenario
 from tests.dadaocheng.common import hand
 from tests.test_lifecycle import finished
-from training import ratings as rt
-from training.evaluate import MatchRecord, run_tournament, summarize, win_share
 
 TAIWAN = make_game("taiwan", num_players=2)
 
@@ -220,7 +220,7 @@ def test_terminal_play_names_winners_by_the_tie_break(monkeypatch: pytest.Monkey
     play.play_session("taiwan", 2, [object(), object()], seed=0, out=out)
     assert "winner(s): [1]" in out.getvalue()
     monkeypatch.undo()
-    from agents import make_agent
+    from formosa_envs.agents import make_agent
     out = io.StringIO()  # a random solo player misses the 50 PP objective: nobody wins
     scores = play.play_session("dadaocheng", 1, [make_agent("random", "dadaocheng", seed=0)],
                                seed=0, out=out)

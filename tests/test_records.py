@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.cli import main as formosa
 from formosa_envs.games import make_game
 from formosa_envs.tools.record import (

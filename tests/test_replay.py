@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.cli import main as formosa
 from formosa_envs.tools.record import RecordError, record_game, replay_record, save_record
 from formosa_envs.tools.replay import replay_frames, replay_html, write_replay

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.tools.record import record_game, save_record
 from formosa_envs.tools.replay import write_replay
 from tests.browser_support import headless_chrome

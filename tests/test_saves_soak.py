@@ -26,7 +26,7 @@ IDS = [f"{g}-{n}p" for g, n in COUNTS]
 def _policy(kind: str, game: Any, seed: int) -> Any:
     rng = np.random.default_rng(seed)
     if kind == "heuristic":
-        from agents import make_agent
+        from formosa_envs.agents import make_agent
         agent = make_agent("heuristic", game.name, seed=seed)
         return lambda state: agent.act_on_state(game, state)
     if kind == "first":

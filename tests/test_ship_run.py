@@ -6,9 +6,8 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-
-from agents.pretrained import load_network, read_manifest
-from training.train import main as train_main
+from formosa_envs.agents.pretrained import load_network, read_manifest
+from formosa_envs.training.ppo.train import main as train_main
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ["--clone-games", "4", "--timesteps", "256", "--n-envs", "2", "--n-steps", "128",

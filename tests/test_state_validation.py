@@ -100,7 +100,7 @@ def test_every_reached_state_is_valid_and_round_trips(name: str, n: int,
 
 @pytest.mark.parametrize("name", ["flowers", "taiwan", "tea", "dadaocheng"])
 def test_heuristic_games_stay_valid(name: str) -> None:
-    from agents import make_agent
+    from formosa_envs.agents import make_agent
     game = make_game(name, num_players=2)
     agent = make_agent("heuristic", name, seed=3)
     rng = np.random.default_rng(3)

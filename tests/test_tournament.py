@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from formosa_envs.agents import Agent, AgentSpecError, make_agent
+from formosa_envs.agents.base import StateAgent
 
-from agents import Agent, AgentSpecError, make_agent
-from agents.base import StateAgent
 from formosa_envs.core.errors import ConfigError
-from training.evaluate import (
+from formosa_envs.evaluation.evaluate import (
     entrant_names,
     format_table,
     main,
@@ -23,7 +23,7 @@ from training.evaluate import (
     save_result,
     win_share,
 )
-from training.ratings import (
+from formosa_envs.evaluation.ratings import (
     head_to_head,
     mean_ci,
     openskill_ratings,
@@ -243,7 +243,7 @@ def test_heuristic_plays_in_a_tournament() -> None:
 
 
 def test_wilson_interval_contains_the_rate_at_the_edges() -> None:
-    from training.ratings import wilson_interval
+    from formosa_envs.evaluation.ratings import wilson_interval
     for n in range(1, 60):
         low, high = wilson_interval(n, n)
         assert high == 1.0 and low < 1.0
@@ -254,7 +254,7 @@ def test_wilson_interval_contains_the_rate_at_the_edges() -> None:
 def test_all_wins_plot_and_record(tmp_path) -> None:
     """6 of 6 wins used to give negative error bars (the plot failed) before records
     were written; now both are written."""
-    from training.evaluate import main
+    from formosa_envs.evaluation.evaluate import main
     assert main(["flowers", "--agents", "random,heuristic", "--games", "6", "--quiet",
                  "--out", str(tmp_path / "out"), "--record", str(tmp_path / "rec")]) == 0
     assert (tmp_path / "out" / "tournament.png").exists()

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from formosa_envs.core.errors import ConfigError
-from training.backends import chunk_tasks, resolve_backend
-from training.evaluate import TournamentResult, main, run_tournament
+from formosa_envs.evaluation.backends import chunk_tasks, resolve_backend
+from formosa_envs.evaluation.evaluate import TournamentResult, main, run_tournament
 
 
 def _play(game: str, agents: list[str], players: int, games: int, **kwargs: Any

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
+from formosa_envs.agents.policy import PolicyAgent
+from formosa_envs.training.ppo.config import load_config
+from formosa_envs.training.ppo.opponents import OpponentPool
+from formosa_envs.training.ppo.train import main, make_vec_env
 
-from agents import make_agent
-from agents.policy import PolicyAgent
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
-from training.config import load_config
-from training.opponents import OpponentPool
-from training.train import main, make_vec_env
 
 TINY = ["--timesteps", "1024", "--clone-games", "0", "--n-envs", "2", "--n-steps", "256",
         "--batch-size", "128", "--eval-every", "512", "--eval-games", "4", "--final-games", "4",
@@ -119,8 +119,8 @@ def test_vec_env_masks_and_seeds(tmp_path: Path) -> None:
 
 
 def test_export_command_and_zip_spec_message(tiny_run: Path, tmp_path: Path) -> None:
-    from agents import AgentSpecError
-    from training.export import main as export_main
+    from formosa_envs.agents import AgentSpecError
+    from formosa_envs.training.ppo.export import main as export_main
     out = tmp_path / "exported.npz"
     assert export_main([str(tiny_run / "model.zip"), str(out)]) == 0
     obs = np.random.default_rng(1).random(make_game("flowers").observation_size)

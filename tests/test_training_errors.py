@@ -1,6 +1,7 @@
 """Bad input to the training entry points (issue 13, section 4): a clear error, never a
 traceback. Training options (flags and TOML fields), the TOML file itself, the run folder,
-``--resume``, ``python -m training.export``, tournament workers, solo evaluation and
+``--resume``, ``python -m formosa_envs.training.ppo.export``, tournament workers, solo evaluation
+and
 policy files each fail with a FormosaError naming what is wrong, before anything is built
 or written; on the command line that is one line and exit status 2."""
 
@@ -15,13 +16,19 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.policy import PolicyAgent
+from formosa_envs.training.ppo.config import (
+    CHOICES,
+    FLOAT_BOUNDS,
+    INT_BOUNDS,
+    MAX_TIMESTEPS,
+    load_config,
+)
 
-from agents import AgentSpecError, make_agent
-from agents.policy import PolicyAgent
 from formosa_envs.core.errors import ConfigError, FormosaError
-from training import backends
-from training.config import CHOICES, FLOAT_BOUNDS, INT_BOUNDS, MAX_TIMESTEPS, load_config
-from training.evaluate import MatchRecord
+from formosa_envs.evaluation import backends
+from formosa_envs.evaluation.evaluate import MatchRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--timesteps", "256", "--clone-games", "0", "--n-envs", "2", "--n-steps", "64",
@@ -176,7 +183,8 @@ def test_shipped_configs_are_valid(name: str) -> None:
     assert load_config(game, str(path)).game == game
 
 
-# --- python -m training.train: one line, status 2 -----------------------------------------
+# --- python -m formosa_envs.training.ppo.train: one line, status 2
+# -----------------------------------------
 
 BAD_FLAGS = [
     (["--seed", "-5"], "--seed"), (["--seed", "4294967296"], "--seed"),
@@ -203,7 +211,7 @@ JAX_BAD_FLAGS = [
                          ids=[" ".join(a) for a, _ in JAX_BAD_FLAGS])
 def test_bad_jax_backend_flags_are_one_line(capsys, argv: list[str], flag: str) -> None:
     """``formosa train --backend jax``: bad flags fail before JAX is imported."""
-    from training.train import main
+    from formosa_envs.training.train import main
     with pytest.raises(SystemExit) as info:
         main([*argv, "--backend", "jax", "--quiet"])
     assert info.value.code == 2
@@ -217,7 +225,7 @@ def test_bad_jax_backend_flags_are_one_line(capsys, argv: list[str], flag: str) 
     (["--out", "OLD"], "already holds a run (config.json)"),
 ])
 def test_bad_jax_settings_are_one_line(capsys, tmp_path, argv: list[str], message: str) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     (tmp_path / "OLD").mkdir()
     (tmp_path / "OLD" / "config.json").write_text("{}")
     argv = [str(tmp_path / a) if a == "OLD" else a for a in argv]
@@ -229,7 +237,7 @@ def test_bad_jax_settings_are_one_line(capsys, tmp_path, argv: list[str], messag
 @pytest.mark.timeout(60)  # the old code trained (for ever) on most of these
 @pytest.mark.parametrize(("argv", "flag"), BAD_FLAGS, ids=[" ".join(a) for a, _ in BAD_FLAGS])
 def test_bad_flags_are_one_line_and_status_2(capsys, argv: list[str], flag: str) -> None:
-    from training.train import main
+    from formosa_envs.training.ppo.train import main
     with pytest.raises(SystemExit) as info:
         main(["flowers", *argv, "--quiet"])
     assert info.value.code == 2
@@ -238,14 +246,14 @@ def test_bad_flags_are_one_line_and_status_2(capsys, argv: list[str], flag: str)
 
 @pytest.mark.timeout(60)
 def test_unknown_game_is_one_line(capsys) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     assert cli(["chess", "--quiet"]) == 2
     one_line_error(capsys.readouterr().err, "argument game", "flowers")
 
 
 @pytest.mark.timeout(60)
 def test_cross_checked_flags_name_the_flag(capsys, tmp_path: Path) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     argv = ["flowers", "--players", "6", "--out", str(tmp_path / "run"), *TINY]
     assert cli(argv) == 2
     one_line_error(capsys.readouterr().err, "num_players", "--players", "2 to 4")
@@ -257,7 +265,7 @@ def test_cross_checked_flags_name_the_flag(capsys, tmp_path: Path) -> None:
 
 @pytest.mark.timeout(60)
 def test_bad_config_files_are_one_line(capsys, tmp_path: Path) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     wrong_type = tmp_path / "types.toml"
     wrong_type.write_text('[train]\nn_envs = "eight"\n')
     binary = tmp_path / "binary.toml"
@@ -271,7 +279,7 @@ def test_bad_config_files_are_one_line(capsys, tmp_path: Path) -> None:
 
 @pytest.mark.timeout(60)
 def test_out_must_be_a_usable_folder(capsys, tmp_path: Path) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     taken = tmp_path / "a_file"
     taken.write_text("x")
     assert cli(["flowers", "--out", str(taken), *TINY]) == 2
@@ -282,7 +290,7 @@ def test_out_must_be_a_usable_folder(capsys, tmp_path: Path) -> None:
 
 @pytest.mark.timeout(60)
 def test_resume_without_checkpoint_writes_nothing(capsys, tmp_path: Path) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     run = tmp_path / "run"
     assert cli(["flowers", "--out", str(run), "--resume", *TINY]) == 2
     one_line_error(capsys.readouterr().err, "no checkpoint")
@@ -291,7 +299,7 @@ def test_resume_without_checkpoint_writes_nothing(capsys, tmp_path: Path) -> Non
 
 @pytest.mark.timeout(60)
 def test_resume_from_a_corrupt_checkpoint(capsys, tmp_path: Path) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     latest = tmp_path / "run" / "checkpoints" / "latest.zip"
     latest.parent.mkdir(parents=True)
     latest.write_text("not a checkpoint")
@@ -310,9 +318,10 @@ def test_formosa_train_wrong_toml_type_is_one_line(capsys, tmp_path: Path) -> No
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("module", ["training.train", "training.export"])
+@pytest.mark.parametrize("module", ["formosa_envs.training.ppo.train",
+                                    "formosa_envs.training.ppo.export"])
 def test_python_dash_m_prints_no_traceback(tmp_path: Path, module: str) -> None:
-    argv = (["flowers", "--config", str(tmp_path)] if module == "training.train"
+    argv = (["flowers", "--config", str(tmp_path)] if module == "formosa_envs.training.ppo.train"
             else [str(tmp_path / "missing.zip"), str(tmp_path / "out.npz")])
     proc = subprocess.run([sys.executable, "-m", module, *argv], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
@@ -320,7 +329,8 @@ def test_python_dash_m_prints_no_traceback(tmp_path: Path, module: str) -> None:
     one_line_error(proc.stderr, str(tmp_path))
 
 
-# --- python -m training.export ------------------------------------------------------------
+# --- python -m formosa_envs.training.ppo.export
+# ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -339,7 +349,7 @@ def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_export_checks_model_and_destination(capsys, tmp_path: Path, checkpoint: Path) -> None:
-    from training.export import cli
+    from formosa_envs.training.ppo.export import cli
     text = tmp_path / "notes.zip"
     text.write_text("hello")
     cases = [([str(text), str(tmp_path / "p.npz")], "not a MaskablePPO checkpoint"),
@@ -358,11 +368,11 @@ def test_export_checks_model_and_destination(capsys, tmp_path: Path, checkpoint:
 
 def test_export_refuses_an_activation_it_cannot_play() -> None:
     import torch
+    from formosa_envs.training.ppo.export import actor_layers
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from formosa_envs.envs.single_agent import SingleAgentEnv
-    from training.export import actor_layers
     venv = DummyVecEnv([lambda: SingleAgentEnv("flowers")])
     model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=16, device="cpu",
                         policy_kwargs={"net_arch": [8], "activation_fn": torch.nn.GELU})
@@ -375,7 +385,7 @@ def test_export_refuses_an_activation_it_cannot_play() -> None:
 @pytest.mark.parametrize(("games", "seed", "field"), [(0, 0, "games"), (-1, 0, "games"),
                                                        (2.0, 0, "games"), (1, -1, "seed")])
 def test_solo_share_checks_its_counts(games: Any, seed: Any, field: str) -> None:
-    from training.solo import solo_share
+    from formosa_envs.evaluation.solo import solo_share
     with pytest.raises(ConfigError, match=f"{field} must be a whole number"):
         solo_share("dadaocheng", "random", games=games, seed=seed)
 
@@ -446,20 +456,22 @@ def test_errors_are_formosa_errors() -> None:
     assert issubclass(AgentSpecError, FormosaError) and issubclass(ConfigError, ValueError)
 
 
-# --- python -m training.evaluate ----------------------------------------------------------
+# --- python -m formosa_envs.evaluation.evaluate
+# ----------------------------------------------------------
 
 @pytest.mark.parametrize(("flag", "value", "needle"), [
     ("--players", "1", ">= 2"), ("--players", "x", "whole number"),
     ("--games", "0", "from 1"), ("--games", "100000000", "10,000,000"),
     ("--seed", "-5", ">= 0"), ("--workers", "0", "from 1"), ("--workers", "257", "256")])
 def test_evaluate_flags_are_bounded(capsys, flag: str, value: str, needle: str) -> None:
-    from training.evaluate import cli
+    from formosa_envs.evaluation.evaluate import cli
     assert cli(["flowers", "--agents", "random,random", flag, value]) == 2
-    one_line_error(capsys.readouterr().err, "python -m training.evaluate", flag, needle)
+    one_line_error(capsys.readouterr().err, "python -m formosa_envs.evaluation.evaluate", flag,
+                   needle)
 
 
 def test_evaluate_out_is_checked_before_any_game(capsys, monkeypatch, tmp_path: Path) -> None:
-    from training import evaluate
+    from formosa_envs.evaluation import evaluate
 
     def no_games(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a game was played before --out was checked")
@@ -471,7 +483,7 @@ def test_evaluate_out_is_checked_before_any_game(capsys, monkeypatch, tmp_path: 
 
 
 def test_evaluate_bad_spec_is_one_line(capsys) -> None:
-    from training.evaluate import cli
+    from formosa_envs.evaluation.evaluate import cli
     assert cli(["flowers", "--agents", "random,nosuchagent", "--games", "2", "--quiet"]) == 2
     one_line_error(capsys.readouterr().err, "nosuchagent")
     assert cli(["flowers", "--agents", "random,random", "--players", "99", "--quiet"]) == 2
@@ -480,27 +492,29 @@ def test_evaluate_bad_spec_is_one_line(capsys) -> None:
 
 @pytest.mark.timeout(60)
 def test_python_dash_m_evaluate_prints_no_traceback(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "training.evaluate", "flowers", "--agents",
+    proc = subprocess.run([sys.executable, "-m", "formosa_envs.evaluation.evaluate", "flowers",
+                           "--agents",
                            "random,random", "--seed", "-1"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 2
     one_line_error(proc.stderr, "--seed")
 
 
-# --- python -m training.train_rllib (no Ray run: every case fails before one starts) ------
+# --- python -m formosa_envs.training.ppo.train_rllib (no Ray run: every case fails before one
+# starts) ------
 
 @pytest.mark.parametrize(("flag", "value", "needle"), [
     ("--runners", "-1", "from 0 to 256"), ("--runners", "257", "256"),
     ("--learners", "-1", "from 0"), ("--learners", "1000", "256"),
     ("--envs-per-runner", "0", "from 1"), ("--envs-per-runner", "x", "whole number")])
 def test_rllib_counts_are_bounded(capsys, flag: str, value: str, needle: str) -> None:
-    from training.train_rllib import cli
+    from formosa_envs.training.ppo.train_rllib import cli
     assert cli(["flowers", flag, value]) == 2
     one_line_error(capsys.readouterr().err, flag, needle)
 
 
 def test_rllib_settings_upper_bounds_are_config_errors() -> None:
-    from training.train_rllib import MAX_RUNNERS, RLlibSettings
+    from formosa_envs.training.ppo.train_rllib import MAX_RUNNERS, RLlibSettings
     for settings in (RLlibSettings(runners=MAX_RUNNERS + 1), RLlibSettings(learners=10**6),
                      RLlibSettings(envs_per_runner=0), RLlibSettings(runners=1.5)):
         with pytest.raises(ConfigError, match="--runners and --learners must be >= 0"):
@@ -509,17 +523,18 @@ def test_rllib_settings_upper_bounds_are_config_errors() -> None:
 
 
 def test_rllib_without_ray_is_a_config_error(capsys, monkeypatch, tmp_path: Path) -> None:
-    from training import train_rllib
+    from formosa_envs.training.ppo import train_rllib
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     with pytest.raises(ConfigError, match=r"pip install -e '\.\[rllib\]'"):
         train_rllib.require_ray()
     assert train_rllib.cli(["flowers", "--out", str(tmp_path / "run")]) == 2
-    one_line_error(capsys.readouterr().err, "python -m training.train_rllib", "[rllib]")
+    one_line_error(capsys.readouterr().err, "python -m formosa_envs.training.ppo.train_rllib",
+                   "[rllib]")
     assert not (tmp_path / "run").exists()
 
 
 def test_rllib_out_is_checked_before_ray_starts(capsys, monkeypatch, tmp_path: Path) -> None:
-    from training import train_rllib
+    from formosa_envs.training.ppo import train_rllib
     monkeypatch.setattr(train_rllib, "require_ray", lambda: None)
 
     def no_run(*args: Any, **kwargs: Any) -> None:
@@ -532,7 +547,7 @@ def test_rllib_out_is_checked_before_ray_starts(capsys, monkeypatch, tmp_path: P
 
 @pytest.mark.timeout(60)
 def test_python_dash_m_train_rllib_prints_no_traceback() -> None:
-    proc = subprocess.run([sys.executable, "-m", "training.train_rllib", "flowers",
+    proc = subprocess.run([sys.executable, "-m", "formosa_envs.training.ppo.train_rllib", "flowers",
                            "--runners", "-3"], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2

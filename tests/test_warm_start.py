@@ -8,15 +8,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from formosa_envs.agents.network import Network
+from formosa_envs.agents.policy import PolicyAgent
+from formosa_envs.training.common.network_export import save_network_npz
+from formosa_envs.training.ppo.config import load_config
+from formosa_envs.training.ppo.train import build_model, main, make_vec_env
+from formosa_envs.training.ppo.warm_start import ValueWarmup, actor_parameters, load_init
 
-from agents.network import Network
-from agents.policy import PolicyAgent
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
-from training.config import load_config
-from training.network_export import save_network_npz
-from training.train import build_model, main, make_vec_env
-from training.warm_start import ValueWarmup, actor_parameters, load_init
 
 SMALL = ["--n-envs", "2", "--n-steps", "128", "--batch-size", "128", "--eval-every", "100000",
          "--eval-games", "2", "--final-games", "2", "--snapshot-every", "100000",
@@ -111,7 +111,7 @@ def test_a_run_with_clone_games_clones_then_trains_and_resumes(tmp_path: Path) -
     assert main(args) == 0
     best = out / "clone" / "bc" / "best.npz"
     assert best.is_file() and (out / "clone" / "data" / "manifest.json").is_file()
-    from training.report import read_csv
+    from formosa_envs.training.ppo.report import read_csv
     assert {r["timesteps"] for r in read_csv(out / "eval.csv")} >= {"0"}  # the clone's level
     summary = json.loads((out / "summary.json").read_text())
     assert summary["timesteps"] >= 256
@@ -130,7 +130,7 @@ def test_init_and_clone_games_exclude_each_other(tmp_path: Path) -> None:
 
 def test_a_missing_init_flag_file_is_one_line(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     assert cli(["flowers", "--init", str(tmp_path / "none.npz"), "--out",
                 str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -138,7 +138,7 @@ def test_a_missing_init_flag_file_is_one_line(tmp_path: Path,
 
 
 def test_evaluations_record_wall_minutes_that_carry_over_a_resume(tmp_path: Path) -> None:
-    from training.callbacks import checkpoint_wall_minutes, last_wall_minutes
+    from formosa_envs.training.ppo.callbacks import checkpoint_wall_minutes, last_wall_minutes
     out = tmp_path / "run"
     base = ["flowers", "--out", str(out), "--clone-games", "0", "--n-envs", "2", "--n-steps", "128",
             "--batch-size", "128", "--eval-every", "256", "--eval-games", "2",
@@ -160,7 +160,7 @@ def test_evaluations_record_wall_minutes_that_carry_over_a_resume(tmp_path: Path
 def test_a_bad_init_file_fails_before_the_run_folder_is_made(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]
                                                              ) -> None:
-    from training.train import cli
+    from formosa_envs.training.ppo.train import cli
     bad = tmp_path / "bad.npz"
     bad.write_text("not a network")
     out = tmp_path / "run"
@@ -172,7 +172,7 @@ def test_a_bad_init_file_fails_before_the_run_folder_is_made(tmp_path: Path,
 
 def test_the_jax_training_config_loads() -> None:
     """flowers_jax.toml is the JAX backend's (its own keys; loading needs no JAX)."""
-    from training.jax_config import CONFIG_PATH, load_jax_config
+    from formosa_envs.training.jax.config import CONFIG_PATH, load_jax_config
     config = load_jax_config(CONFIG_PATH)
     assert config.num_envs % config.pool_size == 0 and config.minutes > 0
 

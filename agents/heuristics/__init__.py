@@ -1,6 +1,6 @@
 """Greedy per-game heuristic players.
 
-:class:`HeuristicAgent` dispatches to a module ``agents.heuristics.<game>``
+:class:`HeuristicAgent` dispatches to a module ``formosa_envs.agents.heuristics.<game>``
 that exposes ``choose(game, state, rng) -> int``. A new game joins by adding
 one module here and its name to :data:`HEURISTIC_GAMES`. Heuristics read only
 what the acting seat may see.
@@ -13,8 +13,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-
-from agents.base import StateAgent
+from formosa_envs.agents.base import StateAgent
 
 HEURISTIC_GAMES = ("dadaocheng", "flowers", "taiwan", "tea")
 """Games that have a heuristic module in this package."""

@@ -4,7 +4,7 @@
   any finished batch first (it costs no worker); otherwise a one-ply search: every
   legal action is applied to a copy of the state, the seat's own follow-up decisions
   are answered by the rules below, and the position is scored by
-  :func:`agents.heuristics.tea_eval.value` (VP now plus every asset at its expected
+  :func:`formosa_envs.agents.heuristics.tea_eval.value` (VP now plus every asset at its expected
   sale value, discounted for the time left).
 * Harvest takes, Wu Zhen Duo's extra cube, bonus harvests and the starting harvest:
   the cubes (and bud) that raise the Basket's worth most.

@@ -13,9 +13,9 @@ imports this module. Pieces:
   ``{"observation", "action_mask"}`` dict: illegal actions get the lowest
   float logit, so neither sampling nor greedy play can pick them.
 * :func:`load_rllib_agent` — an RLlib checkpoint (or one module folder of it)
-  as a numpy :class:`~agents.policy.PolicyAgent` for ``formosa tournament``
+  as a numpy :class:`~formosa_envs.agents.policy.PolicyAgent` for ``formosa tournament``
   and ``formosa play`` (agent spec ``rllib:PATH[@MODULE]``, which importing this
-  module registers in the agent-spec registry of :mod:`agents.specs`).
+  module registers in the agent-spec registry of :mod:`formosa_envs.agents.specs`).
 
 Config building and league snapshots live in :mod:`formosa_envs.envs.rllib_config`.
 """
@@ -35,7 +35,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import (
 from ray.rllib.core.columns import Columns
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from agents import AgentSpecError, make_agent, register_agent_kind, split_module
+from formosa_envs.agents import AgentSpecError, make_agent, register_agent_kind, split_module
 from formosa_envs.core.engine import TERMINAL
 from formosa_envs.core.errors import ConfigError
 
@@ -328,7 +328,7 @@ def _layer_index(key: str) -> tuple[int, ...]:
 
 def load_rllib_agent(path: str | Path, module_id: str | None = None,
                      deterministic: bool = True, seed: int | None = None) -> Any:
-    """An RLlib checkpoint's module as a numpy :class:`~agents.policy.PolicyAgent`.
+    """An RLlib checkpoint's module as a numpy :class:`~formosa_envs.agents.policy.PolicyAgent`.
 
     ``path`` is an algorithm checkpoint folder (``module_id`` picks the module;
     default: ``learner``, else ``shared``, else the only one) or one module's
@@ -337,11 +337,11 @@ def load_rllib_agent(path: str | Path, module_id: str | None = None,
     agent per game).
 
     Before Ray reads it, the module folder must hold only folders and regular files
-    within the cap (:func:`agents.files.checked_agent_folder`; a FIFO or device is an
+    within the cap (:func:`formosa_envs.agents.files.checked_agent_folder`; a FIFO or device is an
     ``AgentFileError``). Ray unpickles ``class_and_ctor_args.pkl``: trusted files only.
     """
-    from agents.files import checked_agent_folder, checked_folder
-    from agents.policy import PolicyAgent
+    from formosa_envs.agents.files import checked_agent_folder, checked_folder
+    from formosa_envs.agents.policy import PolicyAgent
     folder = find_module_folder(checked_folder(path, "RLlib checkpoint"), module_id)
     checked_agent_folder(folder, "RLlib checkpoint")
     state_file = next(folder.glob("module_state.*"), None)

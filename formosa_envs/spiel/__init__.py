@@ -271,7 +271,7 @@ class FormosaBot(pyspiel.Bot):
 def bot_from_spec(spec: str, game: Any, seed: int | None = None) -> FormosaBot:
     """An OpenSpiel bot of agent ``spec`` (``heuristic``, ``mcts:200``, ``pretrained``...:
     every spec ``formosa tournament`` takes) for the formosa pyspiel ``game``."""
-    from agents.specs import make_agent
+    from formosa_envs.agents.specs import make_agent
     if not isinstance(game, FormosaSpielGame):
         raise TypeError(f"bot_from_spec needs a formosa OpenSpiel game, got {game!r}")
     return FormosaBot(make_agent(spec, game.game_name, seed))

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agents import RandomAgent
+from formosa_envs.agents import RandomAgent
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 

@@ -33,7 +33,7 @@ USAGE_ERROR = 2  # exit status of a usage error (argparse's own status)
 class OneLineParser(argparse.ArgumentParser):
     """argparse whose errors are one line (``PROG: error: ... (see PROG -h)``), status 2.
 
-    The one parser class of the ``formosa`` command and of the ``python -m training.*``
+    The one parser class of the ``formosa`` command and of the ``python -m formosa_envs.training.*``
     entry points.
     """
 

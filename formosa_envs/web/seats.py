@@ -15,7 +15,7 @@ Every search is bounded by the server: at most :attr:`ServeLimits.max_simulation
 per move (a larger budget is refused, stating the cap) and
 :attr:`ServeLimits.max_think_seconds` of wall-clock time per move, enforced by the
 search itself (``max_seconds`` and ``should_stop``, read between simulations; see
-:func:`agents.mcts.stop_check`). ``random``, ``heuristic`` and ``pretrained`` (without
+:func:`formosa_envs.agents.mcts.stop_check`). ``random``, ``heuristic`` and ``pretrained`` (without
 search) answer at once.
 """
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import make_agent
+from formosa_envs.agents import make_agent
 
 from .errors import bad_request, clip
 
@@ -130,7 +130,7 @@ def build_agent(spec: str, game: str, seat: int, seed: int, limits: ServeLimits)
 
 
 def _az_budget(target: str) -> int:
-    from agents.az import split_spec
+    from formosa_envs.agents.az import split_spec
     try:
         return split_spec(target, target.partition(":")[2])[1]
     except ValueError:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from formosa_envs.agents.heuristics import HeuristicAgent
+from formosa_envs.agents.random_agent import RandomAgent
 
-from agents.heuristics import HeuristicAgent
-from agents.random_agent import RandomAgent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import RandomAgent, make_agent
+from formosa_envs.agents.base import Agent
+from formosa_envs.agents.heuristics import HEURISTIC_GAMES, HeuristicAgent
+from formosa_envs.agents.mcts import MCTSAgent
 
-from agents import RandomAgent, make_agent
-from agents.base import Agent
-from agents.heuristics import HEURISTIC_GAMES, HeuristicAgent
-from agents.mcts import MCTSAgent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 from formosa_envs.games.flowers.scenario import cid, scenario

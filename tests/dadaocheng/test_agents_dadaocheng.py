@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from agents import make_agent
+from formosa_envs.agents import make_agent
+
 from formosa_envs.cli import main
+from formosa_envs.evaluation.evaluate import run_tournament
+from formosa_envs.evaluation.solo import solo_share
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
 from tests.view_checks import play_training_view
-from training.evaluate import run_tournament
-from training.solo import solo_share
 
 
 def test_mcts_plays_dadaocheng_legally_solo_and_with_others() -> None:

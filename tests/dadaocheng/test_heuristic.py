@@ -7,11 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from agents import make_agent
-from agents.heuristics import HEURISTIC_GAMES, heuristic_module
-from agents.heuristics.dadaocheng import RULES, _grid, _scorer, choose
-from agents.heuristics.dadaocheng_plan import (
+from formosa_envs.agents import make_agent
+from formosa_envs.agents.heuristics import HEURISTIC_GAMES, heuristic_module
+from formosa_envs.agents.heuristics.dadaocheng import RULES, _grid, _scorer, choose
+from formosa_envs.agents.heuristics.dadaocheng_plan import (
     MOVES,
     Scorer,
     best_movements,
@@ -20,16 +19,17 @@ from agents.heuristics.dadaocheng_plan import (
     moved,
     rate_grids,
 )
-from agents.heuristics.dadaocheng_value import Valuer
+from formosa_envs.agents.heuristics.dadaocheng_value import Valuer
+
 from formosa_envs.core.decisions import Decision
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.payment import PayHandler, pay_decision
+from formosa_envs.evaluation.ratings import wilson_interval
 from formosa_envs.games import make_game
 from formosa_envs.games.dadaocheng import actions as A
 from formosa_envs.games.dadaocheng.grid import candidates
 from formosa_envs.games.dadaocheng.shop import G_EXCHANGE
 from formosa_envs.tools.simulate import play_game
-from training.ratings import wilson_interval
 
 RED, WHITE, GREEN, YELLOW, BLACK = range(5)
 

@@ -11,15 +11,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from formosa_envs.agents.network import Network
+from formosa_envs.training.jax import selfplay as play
+from formosa_envs.training.jax.config import JaxTrainConfig, load_jax_config
+from formosa_envs.training.jax.nets import init_params
+from formosa_envs.training.jax.ppo import gae, make_train
+from formosa_envs.training.train import main as train_main
 
-from agents.network import Network
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.jax.vec_env import FlowersVecEnv
-from training import jax_selfplay as play
-from training.jax_config import JaxTrainConfig, load_jax_config
-from training.jax_nets import init_params
-from training.jax_ppo import gae, make_train
-from training.train import main as train_main
 
 TINY = {"num_envs": 16, "pool_size": 4, "rollout_steps": 4, "epochs": 1, "minibatches": 2,
         "hidden_size": 16, "updates": 3, "updates_per_call": 3, "minutes": 0.0,
@@ -95,7 +95,7 @@ def test_a_skipped_lane_stays_put() -> None:
 
 def _trajectory(reward: list[float], done: list[float], value: list[float],
                 valid: list[float]) -> Any:
-    from training.jax_ppo import Trajectory
+    from formosa_envs.training.jax.ppo import Trajectory
     zeros = jnp.zeros((len(reward), 1))
 
     def column(values: list[float]) -> jax.Array:
@@ -122,7 +122,7 @@ def test_gae_gives_a_skipped_steps_reward_to_the_learners_last_move() -> None:
 
 
 def test_the_loss_ignores_skipped_steps() -> None:
-    from training.jax_ppo import Batch, ppo_loss
+    from formosa_envs.training.jax.ppo import Batch, ppo_loss
     rng = np.random.default_rng(0)
     n, valid = 12, np.array([1.0] * 8 + [0.0] * 4, np.float32)
 
@@ -161,7 +161,7 @@ def test_make_train_refuses_a_batch_the_pool_does_not_divide() -> None:
 
 
 def test_the_learning_rate_anneals_over_the_budget() -> None:
-    from training.train_jax import _lr_scale
+    from formosa_envs.training.jax.train import _lr_scale
     timed = JaxTrainConfig(minutes=10.0)
     assert _lr_scale(timed, 5, elapsed=150.0, budget=600.0) == pytest.approx(0.75)
     assert _lr_scale(timed, 5, elapsed=700.0, budget=600.0) == 0.0

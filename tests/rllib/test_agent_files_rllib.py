@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from formosa_envs.agents import AgentSpecError, make_agent
 
-from agents import AgentSpecError, make_agent
 from formosa_envs.envs.rllib import load_rllib_agent
 from formosa_envs.envs.rllib_config import module_spec
 from tests.test_agent_files import Kinds, within

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from formosa_envs.evaluation.evaluate import run_tournament
 from tests.test_tournament_backends import assert_same_result
-from training.evaluate import run_tournament
 
 pytestmark = pytest.mark.rllib
 

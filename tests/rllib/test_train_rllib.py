@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from formosa_envs.training.ppo.train_rllib import RLlibSettings, env_statistics
 
 from formosa_envs.cli import main as formosa
-from training.train_rllib import RLlibSettings, env_statistics
 
 TINY = ["--timesteps", "600", "--n-steps", "75", "--n-envs", "4", "--batch-size", "100",
         "--eval-every", "300", "--eval-games", "4", "--final-games", "4",
@@ -98,7 +98,7 @@ def test_env_statistics_count_every_game() -> None:
 def test_the_rllib_backend_refuses_a_warm_start(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """The warm start is an SB3-path feature: asking the RLlib backend for it is one line."""
-    from training.train_rllib import cli
+    from formosa_envs.training.ppo.train_rllib import cli
     assert cli(["flowers", "--clone-games", "5", "--out", str(tmp_path / "run"), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no warm start" in err[0] and "clone_games=5" in err[0]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from agents import make_agent
+from formosa_envs.agents import make_agent
+
+from formosa_envs.evaluation.evaluate import run_tournament
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
 from tests.view_checks import play_training_view
-from training.evaluate import run_tournament
 
 
 def test_mcts_plays_taiwan_legally() -> None:

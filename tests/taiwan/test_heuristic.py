@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
+from formosa_envs.agents.heuristics import HEURISTIC_GAMES, heuristic_module
+from formosa_envs.agents.heuristics.taiwan import DEFAULT_WEIGHTS, _View, choose, rounds_left
 
-from agents import make_agent
-from agents.heuristics import HEURISTIC_GAMES, heuristic_module
-from agents.heuristics.taiwan import DEFAULT_WEIGHTS, _View, choose, rounds_left
 from formosa_envs.core.decisions import Decision
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.taiwan import actions as A

@@ -15,8 +15,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.taiwan import make_game
 from formosa_envs.games.taiwan.picture import caption_text

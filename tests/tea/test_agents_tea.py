@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agents import make_agent
+from formosa_envs.agents import make_agent
+
 from formosa_envs.cli import main
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from formosa_envs.agents import make_agent
+from formosa_envs.agents.heuristics import HEURISTIC_GAMES, heuristic_module
+from formosa_envs.agents.heuristics.tea import RULES, choose
 
-from agents import make_agent
-from agents.heuristics import HEURISTIC_GAMES, heuristic_module
-from agents.heuristics.tea import RULES, choose
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.payment import PayHandler
 from formosa_envs.games import make_game

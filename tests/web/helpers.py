@@ -69,7 +69,7 @@ def register_gate_agent() -> Any:
     (``gate.set()``), then plays the first legal move; returns the gate."""
     import threading
 
-    from agents import StateAgent, register_agent_kind
+    from formosa_envs.agents import StateAgent, register_agent_kind
 
     gate = threading.Event()
 

@@ -123,7 +123,7 @@ def test_undo_and_abandon_refusals(client: Any) -> None:
 
 def test_a_failing_agent_is_reported_and_the_server_goes_on(client: Any,
                                                             monkeypatch: Any) -> None:
-    from agents.random_agent import RandomAgent
+    from formosa_envs.agents.random_agent import RandomAgent
 
     def broken(self: Any, game: Any, state: Any) -> int:
         raise RuntimeError("out of ideas")

@@ -32,7 +32,8 @@ def timed_move(agent: Any, game: Any, state: Any, limit: float) -> float:
 
 
 def test_an_mcts_search_stops_when_asked_and_at_its_time_cap() -> None:
-    from agents.mcts import MCTSAgent
+    from formosa_envs.agents.mcts import MCTSAgent
+
     from formosa_envs.games import make_game
     game = make_game("tea", num_players=3)
     state = game.new_initial_state()

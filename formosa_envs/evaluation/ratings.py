@@ -182,6 +182,6 @@ def _plackett_luce() -> Any:
     try:
         from openskill.models import PlackettLuce
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("skill ratings need the 'openskill' package: "
-                          "pip install 'formosa_envs[train]'") from exc
+        raise ImportError("skill ratings need the 'openskill' package, a dependency of "
+                          "formosa_envs: pip install 'openskill>=6,<7'") from exc
     return PlackettLuce()

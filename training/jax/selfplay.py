@@ -1,4 +1,5 @@
-"""The learner's view of a batch of Flowers games on JAX (used by :mod:`training.jax_ppo`).
+"""The learner's view of a batch of Flowers games on JAX (used by
+:mod:`formosa_envs.training.jax.ppo`).
 
 The batch of ``num_envs`` games (lanes) is split into ``pool_size`` equal blocks; block
 ``k`` plays against opponent ``k``: the first ``random_blocks`` blocks against a uniformly
@@ -24,11 +25,10 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from formosa_envs.training.jax.nets import Layers, masked_logits
 
 from formosa_envs.jax.sample import sample_legal, sample_logits
 from formosa_envs.jax.vec_env import FlowersVecEnv
-
-from .jax_nets import Layers, masked_logits
 
 
 def random_block_count(pool_size: int, random_fraction: float) -> int:

@@ -1,7 +1,8 @@
 """Warm start of MaskablePPO from a cloned network (imitation, then reinforcement).
 
 A run with ``clone_games > 0`` (and no ``init``) first plays that many heuristic games
-in worker processes (:mod:`training.imitation`) and clones them (:mod:`training.bc`:
+in worker processes (:mod:`formosa_envs.training.imitation.data`) and clones them
+(:mod:`formosa_envs.training.imitation.bc`:
 optimisation settings from ``training/configs/<game>_bc.toml``, layer sizes and
 activation from the run's ``net_arch`` and ``activation``, as many torch threads as the
 run's ``workers``: oversubscribed torch threads slow cloning down many times), inside the
@@ -26,11 +27,10 @@ from typing import Any
 
 import numpy as np
 import torch
+from formosa_envs.training.ppo.config import TrainConfig
 from stable_baselines3.common.callbacks import BaseCallback
 
 from formosa_envs.core.errors import ConfigError
-
-from .config import TrainConfig
 
 INIT_NAME = "clone/bc/best.npz"
 """Where the clone stage leaves the warm-start network, relative to the run folder."""
@@ -40,9 +40,9 @@ def clone_stage(config: TrainConfig, run_dir: Path, show_progress: bool = True,
                 log: Any = print) -> Path:
     """Generate and clone ``config.clone_games`` heuristic games (skipping what a resumed
     run already has); return the cloned network's path."""
-    from .bc import CHECKPOINT, train_bc
-    from .bc_config import default_config_path, load_bc_config
-    from .imitation import DataSettings, generate
+    from formosa_envs.training.imitation.bc import CHECKPOINT, train_bc
+    from formosa_envs.training.imitation.config import default_config_path, load_bc_config
+    from formosa_envs.training.imitation.data import DataSettings, generate
     best = run_dir / INIT_NAME
     if best.is_file():
         log(f"warm start: reusing {best}")
@@ -67,8 +67,8 @@ def clone_stage(config: TrainConfig, run_dir: Path, show_progress: bool = True,
 
 def check_init(path: str | Path) -> Any:
     """The network at ``path``; :class:`ConfigError` naming the file when it is none."""
-    from agents.network import Network
-    from agents.policy import PolicyFileError
+    from formosa_envs.agents.network import Network
+    from formosa_envs.agents.policy import PolicyFileError
     try:
         return Network.load(path)
     except PolicyFileError as exc:

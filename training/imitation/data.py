@@ -1,6 +1,7 @@
 """Stage 1 of issue 14: games played by a teacher, recorded for behaviour cloning.
 
-``python -m training.imitation flowers --games 6000 --teacher heuristic --out data/flowers``
+``python -m formosa_envs.training.imitation.data flowers --games 6000 --teacher heuristic --out
+data/flowers``
 plays ``--games`` games in worker processes and writes, for every decision taken by a seat
 played by the **teacher** spec, what that seat saw and what the teacher chose.
 
@@ -9,7 +10,8 @@ the ``--opponents`` specs in turn (default: the teacher again, so every seat is 
 Every seat whose spec equals the teacher's is recorded (its action is the teacher's).
 With ``--learner SPEC`` (DAgger) the learner plays the teacher's seat instead and only
 that seat is recorded, each state with the move the teacher would have made there;
-``python -m training.bc`` takes several data folders, so a DAgger round is cloned
+``python -m formosa_envs.training.imitation.bc`` takes several data folders, so a DAgger round is
+cloned
 together with the teacher's own games.
 
 Data folder (format ``formosa-imitation/1``)::
@@ -32,7 +34,8 @@ Each shard holds one row per recorded decision, in game order:
 
 Seeds: game ``g`` takes its chance seed from
 ``SeedSequence(seed, spawn_key=(DATA_STREAM, g, 0))`` as a 64-bit number with bit 63
-set, so it can never equal a tournament's (``training.evaluate``) chance seed, which is
+set, so it can never equal a tournament's (``formosa_envs.evaluation.evaluate``) chance seed, which
+is
 a 32-bit number; the agents' seeds come from ``spawn_key=(DATA_STREAM, g, 1)``. The data
 depends only on the arguments, never on the number of workers (each chunk's games and
 seeds are fixed by their indices).
@@ -50,11 +53,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from formosa_envs.agents import make_agent
 
-from agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import ConfigError, DataError
 from formosa_envs.games import GAMES, make_game
+from formosa_envs.tools.console import run_console
 from formosa_envs.tools.progress import ProgressBar
 from formosa_envs.tools.usage import (
     MAX_GAMES,
@@ -65,9 +69,7 @@ from formosa_envs.tools.usage import (
     non_negative_int,
 )
 
-from .console import run_console
-
-PROG = "python -m training.imitation"
+PROG = "python -m formosa_envs.training.imitation.data"
 FORMAT = "formosa-imitation/1"
 DATA_STREAM = 0x1417  # spawn-key tag of the data seeds (issue 14, stage 1)
 MAX_DATA_SEED = 2**63 - 1
@@ -346,7 +348,8 @@ def _read_shard(root: Path, shard: dict[str, Any], manifest: dict[str, Any]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.imitation GAME --games N --out DIR``: write imitation data."""
+    """``python -m formosa_envs.training.imitation.data GAME --games N --out DIR``: write imitation
+    data."""
     p = OneLineParser(prog=PROG, description="Record a teacher's decisions for cloning.")
     p.add_argument("game", choices=sorted(GAMES), help="the game")
     p.add_argument("--games", type=int_between(1, MAX_GAMES), required=True,

@@ -8,12 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from formosa_envs.training.ppo.config import TrainConfig
+from formosa_envs.training.ppo.export import export_policy
 from stable_baselines3.common.callbacks import BaseCallback
 
 from formosa_envs.tools.progress import ProgressBar
-
-from .config import TrainConfig
-from .export import export_policy
 
 EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "win_rate", "win_low", "win_high",
                "wall_minutes"]

@@ -1,5 +1,5 @@
 """Self-play PPO on Ray RLlib: ``formosa train <game> --backend rllib`` / ``python -m
-training.train_rllib <game>`` (needs the ``[rllib]`` extra).
+formosa_envs.training.rllib.train <game>`` (needs the ``[rllib]`` extra).
 
 The run uses the game's training TOML (``training/configs/<game>_rllib.toml`` when
 there is one, else ``<game>.toml``: the same keys and flags as the SB3 path, but no warm
@@ -34,23 +34,28 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from formosa_envs.training.ppo.callbacks import append_eval_rows
+from formosa_envs.training.ppo.config import CONFIG_DIR, TrainConfig
+from formosa_envs.training.ppo.export import save_policy_npz
+from formosa_envs.training.ppo.report import plot_learning_curve
+from formosa_envs.training.ppo.train import build_parser as sb3_parser
+from formosa_envs.training.ppo.train import (
+    config_from_args,
+    final_report,
+    make_evaluator,
+    print_summary,
+)
+
 from formosa_envs.core.errors import ConfigError
+from formosa_envs.tools.console import run_console
 from formosa_envs.tools.progress import ProgressBar
 from formosa_envs.tools.usage import check_input_file, check_output_folder, int_between
-
-from .callbacks import append_eval_rows
-from .config import CONFIG_DIR, TrainConfig
-from .console import run_console
-from .export import save_policy_npz
-from .report import plot_learning_curve
-from .train import build_parser as sb3_parser
-from .train import config_from_args, final_report, make_evaluator, print_summary
 
 MODES = ("shared", "per_seat", "league")
 PROGRESS_FIELDS = ["iteration", "time/total_timesteps", "rollout/ep_rew_mean", "episodes",
                    "mean_decisions", "env_steps_per_s", "total_loss", "policy_loss",
                    "vf_loss", "entropy", "snapshots"]
-PROG = "python -m training.train_rllib"
+PROG = "python -m formosa_envs.training.ppo.train_rllib"
 MAX_RUNNERS = 256  # --runners, --learners: remote actors of one run (a large cluster's worth)
 MAX_ENVS_PER_RUNNER = 256  # --envs-per-runner: vectorised envs in one runner process
 INSTALL_HINT = "--backend rllib needs Ray RLlib, the [rllib] extra: pip install -e '.[rllib]'"
@@ -323,7 +328,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``formosa train --backend rllib`` and ``python -m training.train_rllib``.
+    """Entry point of ``formosa train --backend rllib`` and ``python -m
+    formosa_envs.training.ppo.train_rllib``.
 
     A bad command line exits with status 2 (one line); a missing Ray, bad options and
     unusable ``--config``/``--out`` raise a :class:`ConfigError`/:class:`FormosaError`
@@ -365,7 +371,8 @@ def require_ray() -> None:
 
 
 def cli(argv: list[str] | None = None) -> int:
-    """``python -m training.train_rllib``: :func:`main`, bad input as one line and status 2."""
+    """``python -m formosa_envs.training.ppo.train_rllib``: :func:`main`, bad input as one line and
+    status 2."""
     return run_console(PROG, main, argv)
 
 

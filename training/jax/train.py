@@ -1,6 +1,6 @@
 """``formosa train flowers --backend jax``: jitted self-play PPO on the JAX Flowers engine.
 
-``python -m training.train_jax flowers [--config TOML] [--out DIR] [--minutes M]
+``python -m formosa_envs.training.jax.train flowers [--config TOML] [--out DIR] [--minutes M]
 [--updates N] [--num-envs B] [--players N] [--seed S] [--eval-games G] [--quiet]``
 compiles the whole update (rollouts of ``num_envs`` games against snapshots of the learner
 and a random player, then PPO) once, runs it until ``updates`` or ``minutes`` (compile time
@@ -25,12 +25,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from formosa_envs.training.jax.config import INT_BOUNDS, JaxTrainConfig, load_jax_config
+
 from formosa_envs.core.errors import ConfigError
+from formosa_envs.tools.console import run_console
 from formosa_envs.tools.progress import ProgressBar
 from formosa_envs.tools.usage import OneLineParser, check_output_folder, int_between
-
-from .console import run_console
-from .jax_config import INT_BOUNDS, JaxTrainConfig, load_jax_config
 
 FLAGS = {"minutes": float, "updates": int, "num-envs": int, "players": int, "seed": int,
          "eval-games": int}
@@ -42,11 +42,10 @@ DEFAULT_OUT = "runs/flowers_jax"
 def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> dict[str, Any]:
     """Train, export and evaluate; returns the summary (also written to the run folder)."""
     import jax
+    from formosa_envs.training.jax.nets import export_params
+    from formosa_envs.training.jax.ppo import make_train
 
     from formosa_envs.jax.vec_env import FlowersVecEnv
-
-    from .jax_nets import export_params
-    from .jax_ppo import make_train
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -115,7 +114,7 @@ def _export_snapshot(carry: Any, config: JaxTrainConfig, out: Path, done: int,
     """``networks/update-NNNNNN.npz`` when this call crossed a multiple of export_every."""
     every = config.export_every
     if every and done // every > (done - calls) // every:
-        from .jax_nets import export_params
+        from formosa_envs.training.jax.nets import export_params
         export_params(carry.params, config.activation,
                       out / "networks" / f"update-{done:06d}.npz")
 
@@ -134,7 +133,7 @@ def _evaluate(config: JaxTrainConfig, network: Path, show_progress: bool
     """The exported policy against random and the heuristic (seats rotated)."""
     if config.eval_games == 0:
         return {}
-    from .evaluate import run_tournament, win_share
+    from formosa_envs.evaluation.evaluate import run_tournament, win_share
     spec = f"policy:{network}"
     results = {}
     for opponent in ("random", "heuristic"):
@@ -201,7 +200,8 @@ def _require_jax() -> None:
 
 
 def cli(argv: list[str] | None = None) -> int:
-    """``python -m training.train_jax``: :func:`main`, bad input as one line, status 2."""
+    """``python -m formosa_envs.training.jax.train``: :func:`main`, bad input as one line, status
+    2."""
     return run_console("formosa train --backend jax", main, argv)
 
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from formosa_envs.training.common.toml_config import bounds_problem, check_fields, load_toml_config
+
 from formosa_envs.core.errors import ConfigError
 
-from .toml_config import bounds_problem, check_fields, load_toml_config
-
-CONFIG_DIR = Path(__file__).parent / "configs"
+CONFIG_DIR = Path(__file__).parent.parent / "configs"
 MAX_LAYERS, MAX_WIDTH = 8, 4096
 
 INT_BOUNDS: dict[str, tuple[int, int]] = {
@@ -33,7 +33,7 @@ LAYER_KEYS = ("hidden", "value_hidden")
 
 @dataclass
 class BCConfig:
-    """Every knob of :func:`training.bc.train_bc`."""
+    """Every knob of :func:`formosa_envs.training.imitation.bc.train_bc`."""
 
     hidden: list[int] = field(default_factory=lambda: [256, 256])
     """Widths of the policy network's hidden layers."""

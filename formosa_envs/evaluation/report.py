@@ -12,7 +12,7 @@ import numpy as np
 from formosa_envs.tools.usage import make_folder
 
 if TYPE_CHECKING:
-    from .evaluate import TournamentResult
+    from formosa_envs.evaluation.evaluate import TournamentResult
 
 CSV_FIELDS = ("name", "spec", "games", "wins", "win_rate", "win_low", "win_high", "mean_score",
               "score_low", "score_high", "mean_rank", "mu", "sigma", "ordinal")

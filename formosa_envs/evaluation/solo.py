@@ -13,13 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_agent
+from formosa_envs.agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import ConfigError
+from formosa_envs.evaluation import ratings as rt
 from formosa_envs.games import make_game
 from formosa_envs.tools.usage import MAX_GAMES
-
-from . import ratings as rt
 
 
 def play_solo(game: Any, agent: Any, seed: int) -> dict[str, Any]:

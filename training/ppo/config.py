@@ -28,7 +28,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-CONFIG_DIR = Path(__file__).parent / "configs"
+CONFIG_DIR = Path(__file__).parent.parent / "configs"
 
 MAX_TIMESTEPS = 10**10  # learner decisions: ~30 years at 10,000 decisions/s
 MAX_SEED = 2**31 - 1  # numpy's legacy seeding, torch and Ray all take it (env i gets seed + i)

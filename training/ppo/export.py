@@ -1,4 +1,4 @@
-"""Export a MaskablePPO actor to a numpy ``.npz`` that ``agents.PolicyAgent`` plays.
+"""Export a MaskablePPO actor to a numpy ``.npz`` that ``formosa_envs.agents.PolicyAgent`` plays.
 
 Only the actor is exported: the policy MLP (``mlp_extractor.policy_net``) and
 the action head. The observation goes in flat (our observations are 1-D
@@ -17,9 +17,8 @@ import numpy as np
 import torch
 
 from formosa_envs.core.errors import ConfigError
+from formosa_envs.tools.console import OneLineParser, run_console
 from formosa_envs.tools.usage import UsageError, check_input_file, check_output_file, make_folder
-
-from .console import OneLineParser, run_console
 
 CHECKPOINT_ERRORS = (ValueError, KeyError, AssertionError, EOFError, OSError,
                      zipfile.BadZipFile, pickle.UnpicklingError, RuntimeError)
@@ -55,9 +54,9 @@ def critic_layers(model: Any) -> list[tuple[np.ndarray, np.ndarray]]:
 
 def export_network(model: Any, path: str | Path) -> Path:
     """Write the actor and the critic of ``model`` as one network ``.npz``
-    (:mod:`training.network_export`: the critic is the value head, read through
-    ``tanh`` by ``agents.network.Network``), playable as ``policy:`` and ``az:``."""
-    from .network_export import save_network_npz
+    (:mod:`formosa_envs.training.common.network_export`: the critic is the value head, read through
+    ``tanh`` by ``formosa_envs.agents.network.Network``), playable as ``policy:`` and ``az:``."""
+    from formosa_envs.training.common.network_export import save_network_npz
     layers, activation = actor_layers(model)
     return save_network_npz(layers, critic_layers(model), activation, path)
 
@@ -85,13 +84,12 @@ def _numpy(layer: torch.nn.Linear) -> tuple[np.ndarray, np.ndarray]:
 def load_checkpoint(path: str | Path, **kwargs: Any) -> Any:
     """A saved MaskablePPO; :class:`ConfigError` naming the file when it is not one.
 
-    The file is read once into memory through ``agents.files.read_agent_file``: a path
+    The file is read once into memory through ``formosa_envs.agents.files.read_agent_file``: a path
     that is not a regular file (a FIFO, a device, a folder) or is larger than the cap on
     agent files is refused before it is opened.
     """
+    from formosa_envs.agents.files import AgentFileError, read_agent_file
     from sb3_contrib import MaskablePPO
-
-    from agents.files import AgentFileError, read_agent_file
     try:
         data = read_agent_file(path, "checkpoint")
     except AgentFileError as exc:
@@ -104,15 +102,16 @@ def load_checkpoint(path: str | Path, **kwargs: Any) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.export MODEL.zip OUT.npz``: export a saved MaskablePPO actor.
+    """``python -m formosa_envs.training.ppo.export MODEL.zip OUT.npz``: export a saved MaskablePPO
+    actor.
 
     Bad arguments exit with status 2 (one line); an unusable checkpoint or destination
     raises a :class:`FormosaError` (:func:`cli` prints it as one line), checked before
     anything is written.
     """
-    parser = OneLineParser(prog="python -m training.export",
+    parser = OneLineParser(prog="python -m formosa_envs.training.ppo.export",
                            description="Export a MaskablePPO checkpoint for "
-                                       "agents.PolicyAgent (policy:OUT.npz).")
+                                       "formosa_envs.agents.PolicyAgent (policy:OUT.npz).")
     parser.add_argument("model", help="a MaskablePPO .zip (e.g. runs/flowers/model.zip)")
     parser.add_argument("out", help="the .npz to write")
     args = parser.parse_args(argv)
@@ -127,8 +126,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cli(argv: list[str] | None = None) -> int:
-    """``python -m training.export``: :func:`main`, bad input as one line and status 2."""
-    return run_console("python -m training.export", main, argv)
+    """``python -m formosa_envs.training.ppo.export``: :func:`main`, bad input as one line and
+    status 2."""
+    return run_console("python -m formosa_envs.training.ppo.export", main, argv)
 
 
 if __name__ == "__main__":

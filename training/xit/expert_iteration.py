@@ -1,11 +1,13 @@
 """Expert iteration (issue 14, stage 2): AlphaZero-style self-play for every game, one code path.
 
-``python -m training.expert_iteration GAME --init BC.npz --out RUN_DIR [--config TOML]
+``python -m formosa_envs.training.xit.expert_iteration GAME --init BC.npz --out RUN_DIR [--config
+TOML]
 [--iterations N] [--resume]`` repeats, from the network ``--init`` (a policy with a value
-head, e.g. ``training.bc``'s ``best.npz``):
+head, e.g. ``formosa_envs.training.imitation.bc``'s ``best.npz``):
 
-1. **Self-play** (:mod:`training.xit_selfplay`, worker processes): ``games`` games whose
-   seats search with :class:`~agents.az.AZAgent` on the incumbent network (root noise,
+1. **Self-play** (:mod:`formosa_envs.training.xit.selfplay`, worker processes): ``games`` games
+whose
+   seats search with :class:`~formosa_envs.agents.az.AZAgent` on the incumbent network (root noise,
    sampled early moves; a ``league_fraction`` of games seats one ``league`` opponent). Each
    learner decision records the observation, the legal mask, the normalised visit counts
    and the seat's own final return.
@@ -20,7 +22,8 @@ head, e.g. ``training.bc``'s ``best.npz``):
    incumbent when its share against the old one is at least ``gate_win_rate``.
 
 Run folder: ``config.json``, ``networks/iter-0000.npz`` (the init) ... ``iter-NNNN.npz`` (each
-iteration's export, the ``.npz`` format of :mod:`training.network_export`), ``data/iter-NNNN.npz``
+iteration's export, the ``.npz`` format of :mod:`formosa_envs.training.common.network_export`),
+``data/iter-NNNN.npz``
 (self-play samples), ``history.json`` (one report per iteration, wall times included),
 ``state.json`` (written last: the iteration reached, incumbent, best), ``latest.npz`` and
 ``best.npz`` (the highest az:N share against the heuristic). ``--resume`` continues at the
@@ -40,29 +43,28 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch import nn
-
-from agents.files import read_agent_file
-from agents.network import Network
-from agents.policy import policy_errors
-from formosa_envs.core.errors import ConfigError
-from formosa_envs.games import GAMES, make_game
-from formosa_envs.tools.progress import progress
-from formosa_envs.tools.usage import MAX_WORKERS, OneLineParser, check_output_folder, int_between
-
-from .bc import export, masked_logits, mlp
-from .console import run_console
-from .evaluate import run_tournament, win_share
-from .xit_config import (
+from formosa_envs.agents.files import read_agent_file
+from formosa_envs.agents.network import Network
+from formosa_envs.agents.policy import policy_errors
+from formosa_envs.training.common.torch_nets import export, masked_logits, mlp
+from formosa_envs.training.xit.config import (
     RESUMABLE,
     XitConfig,
     check_league,
     default_config_path,
     load_xit_config,
 )
-from .xit_selfplay import SAMPLE_KEYS, SelfPlayTask, play_selfplay_chunk
+from formosa_envs.training.xit.selfplay import SAMPLE_KEYS, SelfPlayTask, play_selfplay_chunk
+from torch import nn
 
-PROG = "python -m training.expert_iteration"
+from formosa_envs.core.errors import ConfigError
+from formosa_envs.evaluation.evaluate import run_tournament, win_share
+from formosa_envs.games import GAMES, make_game
+from formosa_envs.tools.console import run_console
+from formosa_envs.tools.progress import progress
+from formosa_envs.tools.usage import MAX_WORKERS, OneLineParser, check_output_folder, int_between
+
+PROG = "python -m formosa_envs.training.xit.expert_iteration"
 FORMAT = "formosa-xit/1"
 
 
@@ -158,13 +160,14 @@ def _load_init(path: str | Path, game: Any, data: bytes | None = None) -> Networ
     network.bind(game)
     if not network.has_value:
         raise ConfigError(f"--init {path}: the network has no value head (vw0 ... vw_out); "
-                          "clone one with python -m training.bc (value_weight > 0)")
+                          "clone one with python -m formosa_envs.training.imitation.bc "
+                          "(value_weight > 0)")
     return network
 
 
 def _read_init(path: str | Path) -> bytes:
     """The bytes of ``--init`` network ``path``, read once (a regular file within the cap
-    on agent files: ``agents.files``), so the file checked is the file copied."""
+    on agent files: ``formosa_envs.agents.files``), so the file checked is the file copied."""
     with policy_errors():
         return read_agent_file(path, "--init network file")
 
@@ -180,7 +183,7 @@ def _start(run: Path, game: str, init: str | Path | None, config: XitConfig,
                               "an expert-iteration run there, or give a new folder")
         if init is None:
             raise ConfigError("--init is required to start a run (an exported .npz network "
-                              "with a value head, e.g. training.bc's best.npz)")
+                              "with a value head, e.g. a cloning run's best.npz)")
         (run / "networks").mkdir(parents=True, exist_ok=True)
         (run / "data").mkdir(exist_ok=True)
         _net_path(run, 0).write_bytes(_read_init(init) if init_data is None else init_data)
@@ -345,11 +348,11 @@ def _line(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.expert_iteration GAME --init NPZ --out RUN_DIR``."""
+    """``python -m formosa_envs.training.xit.expert_iteration GAME --init NPZ --out RUN_DIR``."""
     p = OneLineParser(prog=PROG, description="AlphaZero-style expert iteration.")
     p.add_argument("game", choices=sorted(GAMES), help="the game")
     p.add_argument("--init", default=None, help="the starting network (.npz with a value "
-                   "head, e.g. training.bc's best.npz); needed unless --resume")
+                   "head, e.g. a cloning run's best.npz); needed unless --resume")
     p.add_argument("--out", required=True, help="the run folder")
     p.add_argument("--config", default=None,
                    help="a TOML file (default training/configs/GAME_xit.toml)")

@@ -1,8 +1,8 @@
-"""The networks of the jitted PPO (:mod:`training.jax_ppo`), in the export format.
+"""The networks of the jitted PPO (:mod:`formosa_envs.training.jax.ppo`), in the export format.
 
 An actor MLP (action logits, illegal actions masked) and a separate value MLP whose
 ``tanh`` is the predicted final return, weights ``(out, in)`` applied as
-``act(x @ w.T + b)``: the layout of :mod:`training.network_export`, so
+``act(x @ w.T + b)``: the layout of :mod:`formosa_envs.training.common.network_export`, so
 :func:`export_params` writes a file that ``policy:``, ``az:`` and ``formosa tournament``
 play in pure numpy.
 """
@@ -60,8 +60,9 @@ def init_params(key: jax.Array, observation_size: int, num_actions: int,
 
 
 def export_params(params: dict[str, Layers], activation: str, path: Any) -> Any:
-    """Write ``params`` as a numpy ``.npz`` network (:mod:`training.network_export`)."""
-    from .network_export import save_network_npz
+    """Write ``params`` as a numpy ``.npz`` network
+    (:mod:`formosa_envs.training.common.network_export`)."""
+    from formosa_envs.training.common.network_export import save_network_npz
 
     def numpy_layers(layers: Layers) -> list[tuple[np.ndarray, np.ndarray]]:
         return [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]

@@ -30,7 +30,7 @@ from formosa_envs.tools.simulate import play_game
 from formosa_envs.tools.usage import MAX_WORKERS
 
 if TYPE_CHECKING:
-    from .evaluate import MatchRecord
+    from formosa_envs.evaluation.evaluate import MatchRecord
 
 BACKENDS = ("serial", "process", "ray")
 RAY_HINT = "the ray backend needs the [rllib] extra: pip install -e '.[rllib]'"

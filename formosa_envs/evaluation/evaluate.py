@@ -1,6 +1,6 @@
 """Round-robin tournaments between agents: seat rotation, confidence intervals, ratings.
 
-Example: ``python -m training.evaluate flowers --agents random,heuristic --players 2
+Example: ``python -m formosa_envs.evaluation.evaluate flowers --agents random,heuristic --players 2
 --games 200 --seed 0 --workers 2 --out runs/tournament`` (or ``formosa tournament ...``).
 
 Backends (``--backend``; the results are identical whichever runs the games):
@@ -54,9 +54,14 @@ from typing import Any
 
 import numpy as np
 
-from agents import Agent, agent_label, make_agent
+from formosa_envs.agents import Agent, agent_label, make_agent
 from formosa_envs.core.errors import ConfigError
+from formosa_envs.evaluation import ratings as rt
+from formosa_envs.evaluation.backends import BACKENDS, resolve_backend, run_tasks
+from formosa_envs.evaluation.ratings import AgentStats
+from formosa_envs.evaluation.report import CSV_FIELDS, plot_result, save_result  # noqa: F401 (re-exported)
 from formosa_envs.games import GAMES, make_game
+from formosa_envs.tools.console import run_console
 from formosa_envs.tools.usage import (
     MAX_GAMES,
     MAX_WORKERS,
@@ -67,13 +72,7 @@ from formosa_envs.tools.usage import (
     non_negative_int,
 )
 
-from . import ratings as rt
-from .backends import BACKENDS, resolve_backend, run_tasks
-from .console import run_console
-from .ratings import AgentStats
-from .tournament_report import CSV_FIELDS, plot_result, save_result  # noqa: F401 (re-exported)
-
-PROG = "python -m training.evaluate"
+PROG = "python -m formosa_envs.evaluation.evaluate"
 
 AgentFactory = Callable[[str, str, int], Agent]
 
@@ -175,7 +174,8 @@ def _validate(game: str, specs: list[str], num_players: int, games: int, seed: i
                                            f"got {num_players}"),
               (num_players >= 2, "a tournament seats at least 2 players per table (ratings "
                                  f"compare players), got {num_players}; evaluate a solo "
-                                 "agent with formosa train or training.solo.solo_share"),
+                                 "agent with formosa train or "
+                                 "formosa_envs.evaluation.solo.solo_share"),
               (games >= 1, f"games must be at least 1, got {games}"),
               (len(specs) >= 2, f"a tournament needs at least two agents, got {list(specs)}"),
               (seed >= 0, f"seed must be non-negative, got {seed}"),
@@ -295,7 +295,7 @@ def _h2h_lines(result: TournamentResult, width: int) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Command-line arguments of ``python -m training.evaluate``."""
+    """Command-line arguments of ``python -m formosa_envs.evaluation.evaluate``."""
     p = OneLineParser(prog=PROG, description="Seat-rotated round-robin tournament between agents.")
     p.add_argument("game", help=f"game name: {', '.join(sorted(GAMES))}")
     p.add_argument("--agents", required=True,
@@ -349,7 +349,8 @@ def run(argv: list[str] | None = None) -> int:
                                 backend=args.backend, address=args.address,
                                 record_games=bool(args.record), **options)
     except (ImportError, ConnectionError) as exc:  # no Ray, or its cluster is unreachable
-        raise ConfigError(f"--backend {args.backend}: {exc}") from None
+        where = f"--backend {args.backend}: " if args.backend else ""
+        raise ConfigError(f"{where}{exc}") from None
     print(format_table(result))
     if args.record:  # first: the games are the costliest output
         paths = save_game_records(result, args.record)
@@ -370,7 +371,8 @@ def _check_destinations(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.evaluate``: :func:`run`, bad input as one line and status 2."""
+    """``python -m formosa_envs.evaluation.evaluate``: :func:`run`, bad input as one line and
+    status 2."""
     return run_console(PROG, run, argv)
 
 

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from agents import make_agent
-from agents.policy import PolicyAgent
+from formosa_envs.agents import make_agent
+from formosa_envs.agents.policy import PolicyAgent
 
 
 @dataclass

@@ -1,7 +1,9 @@
 """Behaviour cloning (issue 14, stage 1): a policy and a value network from teacher data.
 
-``python -m training.bc DATA_DIR --out RUN_DIR [--config training/configs/GAME_bc.toml]``
-reads a data folder of :mod:`training.imitation` and trains, with Adam on mini-batches
+``python -m formosa_envs.training.imitation.bc DATA_DIR --out RUN_DIR [--config
+training/configs/GAME_bc.toml]``
+reads a data folder of :mod:`formosa_envs.training.imitation.data` and trains, with Adam on
+mini-batches
 (torch, CPU):
 
 * a **policy** MLP (``hidden``): masked cross-entropy on the teacher's action (illegal
@@ -19,7 +21,8 @@ Run folder: ``checkpoint.pt`` (torch state after every epoch: ``--resume`` conti
 from it, to the same result as an uninterrupted run), ``history.json`` (the epoch
 reports), ``best.npz`` (the policy tower of the epoch with the best held-out
 cross-entropy, the value tower of the epoch with the best held-out value MSE) and
-``final.npz`` (the last epoch), both in the format of :mod:`training.network_export`,
+``final.npz`` (the last epoch), both in the format of
+:mod:`formosa_envs.training.common.network_export`,
 playable as ``policy:RUN_DIR/best.npz``. Deterministic given the data, config and seed.
 """
 
@@ -36,30 +39,19 @@ from typing import Any
 
 import numpy as np
 import torch
+from formosa_envs.agents.files import AgentFileError, read_agent_file
+from formosa_envs.training.common.torch_nets import export, masked_logits, mlp
+from formosa_envs.training.imitation.config import BCConfig, default_config_path, load_bc_config
+from formosa_envs.training.imitation.data import ImitationData, load_data, read_manifest
 from torch import nn
 
-from agents.files import AgentFileError, read_agent_file
 from formosa_envs.core.errors import ConfigError, DataError
+from formosa_envs.tools.console import run_console
 from formosa_envs.tools.usage import OneLineParser, check_output_folder, positive_int
 
-from .bc_config import BCConfig, default_config_path, load_bc_config
-from .console import run_console
-from .imitation import ImitationData, load_data, read_manifest
-from .network_export import save_network_npz
-
-PROG = "python -m training.bc"
+PROG = "python -m formosa_envs.training.imitation.bc"
 CHECKPOINT = "checkpoint.pt"
 EVAL_BATCH = 8192
-
-
-def mlp(inputs: int, hidden: list[int], outputs: int, activation: str) -> nn.Sequential:
-    """Linear layers of widths ``hidden`` with ``activation`` between them."""
-    act = nn.ReLU if activation == "relu" else nn.Tanh
-    layers: list[nn.Module] = []
-    for width in hidden:
-        layers += [nn.Linear(inputs, width), act()]
-        inputs = width
-    return nn.Sequential(*layers, nn.Linear(inputs, outputs))
 
 
 class CloneNet(nn.Module):
@@ -86,11 +78,6 @@ def split_by_game(games: np.ndarray, holdout: float, seed: int) -> tuple[np.ndar
     held = rng.choice(ids, size=count, replace=False)
     is_held = np.isin(games, held)
     return np.flatnonzero(~is_held), np.flatnonzero(is_held)
-
-
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Logits with illegal actions at the float minimum (no NaN, no probability)."""
-    return logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
 
 
 class Tensors:
@@ -151,14 +138,6 @@ def evaluate(net: CloneNet, data: Tensors, rows: np.ndarray) -> dict[str, float]
     n = max(len(rows), 1)
     return {"held_ce": sums[0] / n, "agreement": sums[1] / n, "value_mse": sums[2] / n,
             "uniform_ce": sums[3] / n}
-
-
-def export(net: CloneNet, activation: str, path: Path) -> Path:
-    """Write ``net`` as a policy-with-value ``.npz`` (:mod:`training.network_export`)."""
-    def layers(seq: nn.Sequential) -> list[tuple[np.ndarray, np.ndarray]]:
-        return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
-                for m in seq if isinstance(m, nn.Linear)]
-    return save_network_npz(layers(net.policy), layers(net.value), activation, path)
 
 
 def load_datasets(folders: str | Path | list[str | Path]) -> ImitationData:
@@ -314,10 +293,12 @@ def _line(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.bc DATA_DIR --out RUN_DIR``: clone the data's teacher."""
+    """``python -m formosa_envs.training.imitation.bc DATA_DIR --out RUN_DIR``: clone the data's
+    teacher."""
     p = OneLineParser(prog=PROG, description="Behaviour cloning of imitation data.")
     p.add_argument("data", nargs="+", help="data folder(s) written by python -m "
-                   "training.imitation (several: joined, e.g. a DAgger round and its base)")
+                   "formosa_envs.training.imitation.data (several: joined, e.g. a DAgger "
+                   "round and its base)")
     p.add_argument("--out", required=True, help="the run folder (checkpoint, exports)")
     p.add_argument("--config", default=None,
                    help="a TOML file (default training/configs/GAME_bc.toml)")

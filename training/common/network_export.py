@@ -1,7 +1,7 @@
 """Write a policy network with an optional value head as one numpy ``.npz``.
 
-The file is the actor format that ``agents.policy.PolicyAgent`` plays (see
-``training/export.py``): ``w0, b0, w1, b1, ..., w_out, b_out`` applied as
+The file is the actor format that ``formosa_envs.agents.policy.PolicyAgent`` plays (see
+``training/ppo/export.py``): ``w0, b0, w1, b1, ..., w_out, b_out`` applied as
 ``act(x @ w.T + b)`` (no activation after ``w_out``: those are the action logits), and
 ``activation`` (``relu`` or ``tanh``). The value head, when present, is a second
 network of the same layout with the prefix ``v``: ``vw0, vb0, ..., vw_out, vb_out``
@@ -61,10 +61,10 @@ def forward(layers: Layers, activation: str, x: np.ndarray) -> np.ndarray:
 def load_value_layers(path: str | Path) -> Layers:
     """The value head ``vw0, vb0, ..., vw_out, vb_out`` of an exported ``.npz`` ([] if none).
 
-    The file is read as ``agents.network.Network.load`` reads it (a regular file within
+    The file is read as ``formosa_envs.agents.network.Network.load`` reads it (a regular file within
     the size cap, else a ``PolicyFileError`` naming it).
     """
-    from agents.policy import read_archive
+    from formosa_envs.agents.policy import read_archive
     arrays = read_archive(Path(path), "network")
     count = sum(1 for k in arrays if k.startswith("vw") and k[2:].isdigit())
     if "vw_out" not in arrays:

@@ -4,16 +4,17 @@ PureJaxRL-style: the environment (:class:`formosa_envs.jax.vec_env.FlowersVecEnv
 learner, its opponents and the PPO update run in one compiled function. A batch of
 ``num_envs`` games is played at once; in each the learner holds one seat (drawn at every
 reset) and the other seats are played inside the env step by an **opponent**. The games
-are split into ``pool_size`` blocks (:mod:`training.jax_selfplay`): ``random_fraction`` of
+are split into ``pool_size`` blocks (:mod:`formosa_envs.training.jax.selfplay`):
+``random_fraction`` of
 the blocks play against a uniformly random legal player, each other block against one
 frozen snapshot of the learner (the snapshots form a ring refreshed every
 ``snapshot_every`` updates). The learner's environment step is therefore: its own move,
 then up to ``opponent_moves`` rounds of the opponents' moves, so its rollouts hold only its
 own decisions (a lane whose opponents are still to move records an invalid step, left out
-of the loss; see :mod:`training.jax_selfplay`) and its reward is its final rank return
+of the loss; see :mod:`formosa_envs.training.jax.selfplay`) and its reward is its final rank return
 (``Game.returns``; a game stopped by the length guard is a draw, 0). At the end of a
 rollout the opponents play on until every lane waits for its learner, so the last values
-are the learner's. The networks are those of :mod:`training.jax_nets` (the numpy export
+are the learner's. The networks are those of :mod:`formosa_envs.training.jax.nets` (the numpy export
 format); actions are drawn by :func:`formosa_envs.jax.sample.sample_logits`.
 """
 
@@ -24,13 +25,12 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 import optax
+from formosa_envs.training.jax import selfplay as play
+from formosa_envs.training.jax.config import JaxTrainConfig
+from formosa_envs.training.jax.nets import Layers, init_params, masked_logits, value_of
 
 from formosa_envs.jax.sample import sample_logits
 from formosa_envs.jax.vec_env import FlowersVecEnv
-
-from . import jax_selfplay as play
-from .jax_config import JaxTrainConfig
-from .jax_nets import Layers, init_params, masked_logits, value_of
 
 
 class Carry(NamedTuple):

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from formosa_envs.training.common.toml_config import bounds_problem, check_fields, load_toml_config
+
 from formosa_envs.core.errors import ConfigError
 
-from .toml_config import bounds_problem, check_fields, load_toml_config
-
-CONFIG_PATH = Path(__file__).parent / "configs" / "flowers_jax.toml"
+CONFIG_PATH = Path(__file__).parent.parent / "configs" / "flowers_jax.toml"
 
 INT_BOUNDS: dict[str, tuple[int, int]] = {
     "num_players": (2, 4), "num_envs": (1, 1 << 20), "rollout_steps": (1, 10_000),
@@ -35,7 +35,7 @@ ACTIVATIONS = ("relu", "tanh")
 
 @dataclass
 class JaxTrainConfig:
-    """Every knob of :func:`training.train_jax.run` (see ``flowers_jax.toml``)."""
+    """Every knob of :func:`formosa_envs.training.jax.train.run` (see ``flowers_jax.toml``)."""
 
     num_players: int = 2
     num_envs: int = 1024

@@ -1,4 +1,5 @@
-"""The command-line front of the training entry points (``python -m training.train`` etc.).
+"""The command-line front of the training entry points (``python -m
+formosa_envs.training.ppo.train`` etc.).
 
 Like the ``formosa`` command, a bad command line, a bad training option, a bad
 agent spec or an unusable file or folder ends with one line on stderr,

@@ -4,7 +4,8 @@ A TOML file may put its keys in an ``[xit]`` table or at the top level. Every ke
 type and a range (:data:`INT_BOUNDS`, :data:`FLOAT_BOUNDS`, ``league`` a list of agent
 specs); anything else is a :class:`~formosa_envs.core.errors.ConfigError` naming the key,
 what is allowed and the file, raised before any game is played. ``league`` specs are
-checked by :func:`check_league` (``past`` or any agent spec ``agents.make_agent`` builds).
+checked by :func:`check_league` (``past`` or any agent spec ``formosa_envs.agents.make_agent``
+builds).
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from formosa_envs.training.common.toml_config import bounds_problem, check_fields, load_toml_config
+
 from formosa_envs.core.errors import ConfigError
 
-from .toml_config import bounds_problem, check_fields, load_toml_config
-
-CONFIG_DIR = Path(__file__).parent / "configs"
+CONFIG_DIR = Path(__file__).parent.parent / "configs"
 PAST = "past"
 """League spec: a network of an earlier iteration (the init included), drawn per game."""
 MAX_LEAGUE = 16
@@ -40,7 +41,7 @@ RESUMABLE = ("iterations",)
 
 @dataclass
 class XitConfig:
-    """Every knob of :func:`training.expert_iteration.run_xit`."""
+    """Every knob of :func:`formosa_envs.training.xit.expert_iteration.run_xit`."""
 
     num_players: int = 2
     iterations: int = 10
@@ -101,7 +102,7 @@ def _problem(name: str, value: Any) -> str:
 
 def check_league(config: XitConfig, game: str) -> None:
     """Raise ``ConfigError``/``AgentSpecError`` for a league spec no agent can be built from."""
-    from agents import make_agent
+    from formosa_envs.agents import make_agent
     for spec in config.league:
         if spec != PAST:
             make_agent(spec, game, 0)

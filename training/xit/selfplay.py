@@ -2,7 +2,7 @@
 
 Iteration ``i`` plays ``games`` games. Game ``g``:
 
-* **Seats.** Every seat is an :class:`~agents.az.AZAgent` on the iteration's network,
+* **Seats.** Every seat is an :class:`~formosa_envs.agents.az.AZAgent` on the iteration's network,
   with root Dirichlet noise and, for the first ``temperature_moves`` recorded decisions of
   the game, moves sampled from ``visits ** (1 / temperature)`` (later: the most visited).
   The first ``round(league_fraction * games)`` games are *league games*: seat
@@ -26,14 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from formosa_envs.agents import make_agent
+from formosa_envs.agents.az import AZAgent
+from formosa_envs.agents.network import Network
+from formosa_envs.training.xit.config import PAST, XitConfig
 
-from agents import make_agent
-from agents.az import AZAgent
-from agents.network import Network
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
-
-from .xit_config import PAST, XitConfig
 
 XIT_STREAM = 0x14E1  # spawn-key tag of the self-play seeds (issue 14, stage 2)
 SAMPLE_KEYS = ("obs", "mask", "policy", "ret", "seat", "game")
