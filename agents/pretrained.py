@@ -188,8 +188,10 @@ def _check_current(game: str, path: Any, entry: dict[str, Any]) -> None:
         if entry.get(key) != value:
             raise PretrainedError(
                 f"pretrained network for {game}: {path} is stale: it was made for "
-                f"{key} {entry.get(key)!r}, but {game} now has {value!r} (the observation "
-                f"or action layout changed); run {REGENERATE.format(game=game)}")
+                f"{key} {entry.get(key)!r} (env id {entry.get('env_id')!r}, formosa_envs "
+                f"{entry.get('formosa_envs_version', 'before 0.2')}), but {game} now has "
+                f"{value!r} (the observation or action layout changed); run "
+                f"{REGENERATE.format(game=game)}")
 
 
 def _check_game(game: str) -> None:

@@ -27,7 +27,9 @@ from formosa_envs.games import GAMES, make_game
 
 _legacy.install()  # the old names `agents`, `training` in a checkout, deprecated
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+"""The package version (the distribution's too: pyproject reads it from here). What each
+release changed, env id versions included, is in CHANGELOG.md."""
 
 
 def make(game: str = "flowers", **kwargs: Any) -> Any:

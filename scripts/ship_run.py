@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 from formosa_envs.agents.pretrained import file_sha256, package_root  # noqa: E402
 
+import formosa_envs  # noqa: E402
 from formosa_envs.core.errors import ConfigError  # noqa: E402
 from formosa_envs.games import GAMES, make_game  # noqa: E402
 from formosa_envs.tools.console import run_console  # noqa: E402
@@ -88,7 +89,8 @@ def entry_for(game: str, target: Path, config: dict[str, Any], summary: dict[str
         "format": "formosa_envs.training.common.network_export .npz (policy + value head), "
                   "float16 weights",
         "observation_size": int(built.observation_size), "num_actions": int(built.num_actions),
-        "env_id": info.env_id, "trained_players": config["num_players"],
+        "env_id": info.env_id, "formosa_envs_version": formosa_envs.__version__,
+        "trained_players": config["num_players"],
         "serves_players": list(range(info.min_players, info.max_players + 1)),
         "method": method, "teacher": "heuristic" if config.get("clone_games") else None,
         "training": {"config": config, "timesteps": summary["timesteps"],
