@@ -25,7 +25,7 @@ with :func:`register_agent_kind`; ``rllib`` is registered by the RLlib bridge
 from __future__ import annotations
 
 if __name__ == "agents":  # the old top-level name, from a checkout: see formosa_envs._legacy
-    from formosa_envs import _legacy
+    import formosa_envs._legacy as _legacy
 
     _legacy.alias_in_place(__name__)
 

@@ -258,7 +258,7 @@ def manifest_entry(game: str, target: Path, data: dict[str, Any], report: dict[s
         "env_id": info.env_id, "formosa_envs_version": formosa_envs.__version__,
         "trained_players": data["num_players"],
         "serves_players": list(range(info.min_players, info.max_players + 1)),
-        "method": "behaviour cloning of the heuristic (issue 14 stage 1)",
+        "method": "behaviour cloning of the heuristic",
         "teacher": data["teacher"],
         "data": {k: data[k] for k in ("games", "rows", "decisions", "seed", "seed_scheme",
                                       "workers", "elapsed_s")},

@@ -1,4 +1,4 @@
-"""Agent files: only regular files of a bounded size are opened (issue 23, section 1).
+"""Agent files: only regular files of a bounded size are opened.
 
 A FIFO named as a policy blocked ``open()`` forever; ``/dev/zero`` and ``/dev/urandom`` were
 read until memory ran out. Every loader that takes a path (the ``policy:`` and ``az:``

@@ -1,7 +1,7 @@
 """The agent-spec registry (``formosa_envs.agents.specs``): kinds -> builders, extended from
 outside.
 
-Issue 13, section 7: agents never import the RL side; the RLlib bridge registers the
+Agents never import the RL side; the RLlib bridge registers the
 ``rllib`` kind when imported, and the kind is declared by name so that a spec loads
 the bridge on first use (or names the missing extra).
 """

@@ -1,4 +1,4 @@
-"""Each game's conservation laws (``check_conservation``, issue #13 section 1).
+"""Each game's conservation laws (``check_conservation``).
 
 Real mid-game states are corrupted one law at a time (a component moved to a second
 zone, duplicated within one zone, dropped, a count beyond what the rules allow,

@@ -1,6 +1,6 @@
 """Data-file overrides: unreadable files, every field's type and bounds, the rules' counts.
 
-Issue #13 section 3. Every file option of every game is tried with a folder, a missing
+Every file option of every game is tried with a folder, a missing
 file, a binary file, non-UTF-8 text, invalid TOML and an oversized file; every bounded
 field of every shipped table with a wrong type and with values just outside its bounds.
 Each must raise ``DataError`` naming the file (and the row and key), never a raw Python

@@ -1,4 +1,4 @@
-"""Issue 14 stage 2: expert iteration (training/xit/expert_iteration.py, xit_selfplay.py,
+"""Expert iteration (training/xit/expert_iteration.py, xit_selfplay.py,
 xit_config.py): tiny runs that save, resume and play legally; the soft-target loss; the
 value target's sign; named configuration errors."""
 

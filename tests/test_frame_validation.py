@@ -1,4 +1,4 @@
-"""Decision frames are validated whole on load (issue 13, section 1: nothing crashes deep
+"""Decision frames are validated whole on load (nothing crashes deep
 inside).
 
 (a) Per game, every position of the ``ctx`` of real frames of every kind seen in random

@@ -1,4 +1,4 @@
-"""Issue 14 stage 1: imitation data generation and behaviour cloning (training/imitation/data.py,
+"""Imitation data generation and behaviour cloning (training/imitation/data.py,
 training/imitation/bc.py, training/common/network_export.py)."""
 
 from __future__ import annotations

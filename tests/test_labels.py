@@ -1,4 +1,4 @@
-"""Action labels are unique among a state's options, for every game (issue 13, section 7).
+"""Action labels are unique among a state's options, for every game.
 
 Clients such as OpenSpiel key actions by their string, and a person choosing a move
 must tell the options apart: at every player decision and every chance node the

@@ -1,4 +1,4 @@
-"""Env and engine lifecycle and argument checks (issue #13, section 2).
+"""Env and engine lifecycle and argument checks.
 
 Every misuse gets a ``FormosaError`` (a ``ValueError``) naming the call, the argument
 and what is allowed, never a raw AttributeError / KeyError / IndexError from inside.

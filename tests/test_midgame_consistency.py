@@ -1,4 +1,4 @@
-"""Mid-game saves are consistent with their pending frames (issue 13.1).
+"""Mid-game saves are consistent with their pending frames.
 
 "A save that loads plays exactly like the original": a mid-game save that ``from_json``
 accepts must never lead, by legal play, to a state ``check_invariants`` refuses.

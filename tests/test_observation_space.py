@@ -1,6 +1,6 @@
 """Observations stay inside their declared space, and decisive quantities never clip.
 
-Issue #13 section 6: every observation of every seat and every ``state()`` vector lies
+Every observation of every seat and every ``state()`` vector lies
 in ``Box(0, 1)`` (finite, float32) over random and heuristic games at every player
 count; scores and tie-breaks that grow late in a game (Tea VP, Flowers scores and set
 VP, Taiwan coins and negative VP, Dadaocheng credit and hand cubes) stay distinct.

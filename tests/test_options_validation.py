@@ -1,4 +1,4 @@
-"""Game options: type, range and combination with the player count (issue #13 section 3).
+"""Game options: type, range and combination with the player count.
 
 The issue's examples first, then a systematic battery over every declared option of every
 game (from ``core.config.option_specs``): wrong types and values just outside the range are

@@ -2,7 +2,7 @@
 
 PettingZoo's env registry (``pettingzoo.register``, ``aec_registry``) appeared in 1.27;
 on 1.25 and 1.26 ``import formosa_envs`` must still work, with the envs coming from
-``formosa_envs.env()`` / ``raw_env()`` and nothing registered (issue 13, section 7).
+``formosa_envs.env()`` / ``raw_env()`` and nothing registered.
 
 The fast tests hide the registry of the installed PettingZoo; the ``slow`` test builds
 a fresh virtual environment with the oldest declared PettingZoo (it needs the package

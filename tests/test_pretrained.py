@@ -71,7 +71,7 @@ def test_manifest_matches_shipped_files(game: str) -> None:
 
 def test_package_data_declares_the_shipped_files() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    globs = config["tool"]["setuptools"]["package-data"]["agents"]
+    globs = config["tool"]["setuptools"]["package-data"]["formosa_envs.agents"]
     files = {p.name for p in SHIPPED.iterdir() if not p.name.startswith(".")}
     assert files == {MANIFEST} | {f"{g}.npz" for g in GAMES}
     assert all(any(Path("pretrained", f).match(g) for g in globs) for f in files)

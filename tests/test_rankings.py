@@ -1,6 +1,6 @@
 """Winners and ranks come from one place, the game's ordering with its tie-breaks
 (``Game.ranking_keys``), for every reward mode, the single-agent view, the picture's
-caption and the tournament (issue #13, section 5).
+caption and the tournament.
 
 Tie-breaks by rulebook: Taiwan Formosa (VP, then coins; T-8.4, R-22), Dadaocheng
 (prestige, then credit; DDC-13.9, R-35); Formosa Flowers (F-6.2) and Formosa Tea (R-33)

@@ -1,4 +1,4 @@
-"""Issue 24: every entry point checks its state, and nothing gets in unchecked.
+"""Every entry point checks its state, and nothing gets in unchecked.
 
 One test (or more) per class of the issue: (1) Taiwan's counts stay loadable however long
 a legal game runs; (2) an engine state changed in place behind the env never gets an

@@ -1,4 +1,4 @@
-"""Issue 24, done-when: a save taken at any decision of a legal game loads back into a
+"""A save taken at any decision of a legal game loads back into a
 state that plays on identically, at every player count, truncated games included.
 
 Each game is played by random, first-legal-action and heuristic seats up to its

@@ -1,4 +1,4 @@
-"""Setup-phase saves are consistent with ``setup_step`` and the pending frames (issue 13.1).
+"""Setup-phase saves are consistent with ``setup_step`` and the pending frames.
 
 "A save that loads plays exactly like the original": a save taken during setup that
 ``from_json`` accepts must never lead, by legal play, to a state ``check_invariants``

@@ -1,4 +1,4 @@
-"""Saved states are validated whole (issue 13, section 1): one schema mechanism in core.
+"""Saved states are validated whole: one schema mechanism in core.
 
 (a) every state reached by random (and heuristic) play passes ``validate_state`` and
 round-trips through ``to_json``/``from_json``, and a loaded save plays exactly like the

@@ -1,4 +1,4 @@
-"""Bad input to the training entry points (issue 13, section 4): a clear error, never a
+"""Bad input to the training entry points: a clear error, never a
 traceback. Training options (flags and TOML fields), the TOML file itself, the run folder,
 ``--resume``, ``python -m formosa_envs.training.ppo.export``, tournament workers, solo evaluation
 and

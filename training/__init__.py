@@ -22,6 +22,6 @@ folder at its top (``training/``); the build installs it below ``formosa_envs``.
 """
 
 if __name__ == "training":  # the old top-level name, from a checkout: see _legacy
-    from formosa_envs import _legacy
+    import formosa_envs._legacy as _legacy
 
     _legacy.alias_in_place(__name__)

@@ -1,4 +1,4 @@
-"""The Taiwan scenario builder hands out whole states (issue #13 section 1).
+"""The Taiwan scenario builder hands out whole states.
 
 Stored stock and red-type rights come with the completed cards that give them
 (T-9.7, T-9.8, T-9.9), and exactly 12 building types are in play (T-2.1), so every

@@ -1,4 +1,4 @@
-"""The play page in headless Chromium (marker ``browser``), issue 23 section 2: a layout
+"""The play page in headless Chromium (marker ``browser``): a layout
 from a phone to a wide screen, the lobby in words with the heuristic as the default
 opponent, the terminal's question and log, and the end of a game (scores with their
 breakdown, every hand, the replay link, a rematch with the same seats)."""

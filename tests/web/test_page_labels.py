@@ -1,4 +1,4 @@
-"""Move labels name things as the table shows them (issue 23, section 2), and stay unique.
+"""Move labels name things as the table shows them, and stay unique.
 
 Checked at every decision of random games of every game and player count: the legal
 moves' labels differ, no label carries an internal card id (``play 11 (card 42)``) or

@@ -1,4 +1,4 @@
-"""The play page's view speaks as the terminal does (issue 23, section 2): the question
+"""The play page's view speaks as the terminal does: the question
 asked, the move log's chance rows, setup outside any turn, and the end of a game
 (scores with their breakdown, every hand shown, the replay page)."""
 

@@ -59,7 +59,7 @@ def test_no_hidden_card_reaches_the_persons_seat(client: Any) -> None:
         data = json.loads(text)
         for shown in data.get("games", [data]):
             if shown["status"] != "playing":
-                continue  # the game is over: its views may show every hand (issue 23)
+                continue  # the game is over: its views may show every hand
             for row in shown.pop("log", []):
                 assert not leaks(row["text"], session.game, hidden[row["step"] + 1]), row
             rest = json.dumps(shown)

@@ -143,7 +143,8 @@ def test_most_decisions_can_be_made_on_the_picture(name: str, players: int,
                                                    least_every: float,
                                                    most_none: float) -> None:
     """Dice-free decisions of Taiwan (paying, discarding, exchanging), Tea's workers and
-    Dadaocheng's cube colours, Temple, event and storehouse spaces have targets (before
-    issue 23: Taiwan 0% / 77% buttons only, Tea 35% / 56%, Dadaocheng 57% / 35%)."""
+    Dadaocheng's cube colours, Temple, event and storehouse spaces have targets (before the
+    targets were added:
+    Taiwan 0% / 77% buttons only, Tea 35% / 56%, Dadaocheng 57% / 35%)."""
     every, none = clickable_share(name, players, range(2))
     assert every >= least_every and none <= most_none, (every, none)

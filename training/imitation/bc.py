@@ -1,4 +1,4 @@
-"""Behaviour cloning (issue 14, stage 1): a policy and a value network from teacher data.
+"""Behaviour cloning: a policy and a value network from teacher data.
 
 ``python -m formosa_envs.training.imitation.bc DATA_DIR --out RUN_DIR [--config
 training/configs/GAME_bc.toml]``

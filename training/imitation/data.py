@@ -1,4 +1,4 @@
-"""Stage 1 of issue 14: games played by a teacher, recorded for behaviour cloning.
+"""Games played by a teacher, recorded for behaviour cloning.
 
 ``python -m formosa_envs.training.imitation.data flowers --games 6000 --teacher heuristic --out
 data/flowers``
@@ -71,7 +71,7 @@ from formosa_envs.tools.usage import (
 
 PROG = "python -m formosa_envs.training.imitation.data"
 FORMAT = "formosa-imitation/1"
-DATA_STREAM = 0x1417  # spawn-key tag of the data seeds (issue 14, stage 1)
+DATA_STREAM = 0x1417  # spawn-key tag of the data seeds (any fixed value; kept so data reproduce)
 MAX_DATA_SEED = 2**63 - 1
 MAX_CHUNK = 10_000
 SHARD_KEYS = ("obs", "mask", "action", "seat", "game", "ret")

@@ -1,4 +1,4 @@
-"""Expert iteration (issue 14, stage 2): AlphaZero-style self-play for every game, one code path.
+"""Expert iteration: AlphaZero-style self-play for every game, one code path.
 
 ``python -m formosa_envs.training.xit.expert_iteration GAME --init BC.npz --out RUN_DIR [--config
 TOML]

@@ -34,7 +34,7 @@ from formosa_envs.training.xit.config import PAST, XitConfig
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 
-XIT_STREAM = 0x14E1  # spawn-key tag of the self-play seeds (issue 14, stage 2)
+XIT_STREAM = 0x14E1  # spawn-key tag of the self-play seeds (any fixed value, kept)
 SAMPLE_KEYS = ("obs", "mask", "policy", "ret", "seat", "game")
 
 

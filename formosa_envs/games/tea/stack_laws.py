@@ -3,7 +3,7 @@
 A frame's own rules (``schema.py``) bound each ``ctx`` position; these laws say what
 the rest of the state makes true of frames the flow pushed during a turn, so that a
 save whose frames disagree with the table is refused on load rather than played into
-an impossible state (issue 13.1):
+an impossible state:
 
 - ``resume`` and ``turn`` belong to the turn player, who has not passed;
 - a ``row_advance`` carries the row's worker count (its harvest's steps), and an
