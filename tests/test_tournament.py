@@ -123,8 +123,18 @@ def test_openskill_copies_and_ties() -> None:
 
 def test_openskill_missing_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "openskill.models", None)
-    with pytest.raises(ImportError, match=r"formosa_envs\[train\]"):
+    with pytest.raises(ImportError, match=r"a dependency of formosa_envs: pip install 'openskill"):
         openskill_ratings([(["a", "b"], [1.0, 0.0])])
+
+
+def test_a_tournament_error_without_a_backend_names_no_backend(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --backend the message is the cause alone (it said '--backend None')."""
+    from formosa_envs.evaluation.evaluate import main
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    assert main(["flowers", "--agents", "random,heuristic", "--games", "2", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "openskill" in err and "--backend" not in err, err
 
 
 # ------------------------------------------------------------ table rules

@@ -225,7 +225,7 @@ def test_bad_jax_backend_flags_are_one_line(capsys, argv: list[str], flag: str) 
     (["--out", "OLD"], "already holds a run (config.json)"),
 ])
 def test_bad_jax_settings_are_one_line(capsys, tmp_path, argv: list[str], message: str) -> None:
-    from formosa_envs.training.ppo.train import cli
+    from formosa_envs.training.train import cli
     (tmp_path / "OLD").mkdir()
     (tmp_path / "OLD" / "config.json").write_text("{}")
     argv = [str(tmp_path / a) if a == "OLD" else a for a in argv]
