@@ -12,7 +12,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from formosa_envs.core.data import bounded, cached_by_file, check_ids, load_rows, require, row_id
+from formosa_envs.core.content import HistoricalEvent, events_by_year, file_loader
+from formosa_envs.core.data import bounded, check_ids, load_rows, require, row_id
 from formosa_envs.core.errors import DataError
 
 from .layouts import layout_table
@@ -88,21 +89,18 @@ class TempleFace:
 
 
 @dataclass(frozen=True)
-class Event:
-    """A historical event card (effect implemented by ``key``)."""
+class Event(HistoricalEvent):
+    """A historical event card (effect implemented by ``key``): ``automatic`` ones act by
+    themselves, the others any player may execute once a turn."""
 
-    key: str
-    year: int = bounded(1800, 2000)
-    name: str
     automatic: bool
     source: str
     note: str = ""
 
 
-@cached_by_file
-def load_discs(path: str | None = None) -> tuple[Disc, ...]:
+@file_loader(DATA_DIR / "discs.toml")
+def load_discs(file: Path) -> tuple[Disc, ...]:
     """16 discs, exactly 4 with a black sun side, no disc with one colour twice."""
-    file = Path(path) if path else DATA_DIR / "discs.toml"
     discs = tuple(load_rows(file, "disc", Disc, ids=NUM_DISCS))
     for d in discs:
         require(d.sun in COLOURS and d.back in COLOURS, file,
@@ -119,10 +117,9 @@ def load_discs(path: str | None = None) -> tuple[Disc, ...]:
     return discs
 
 
-@cached_by_file
-def load_ships(path: str | None = None) -> tuple[Ship, ...]:
+@file_loader(DATA_DIR / "ships.toml")
+def load_ships(file: Path) -> tuple[Ship, ...]:
     """The 36 ship cards (ids 0..35 in order), 12 per level; bounded costs and values."""
-    file = Path(path) if path else DATA_DIR / "ships.toml"
     ships = tuple(load_rows(file, "ship", Ship, ids=NUM_SHIPS))
     for s in ships:
         require(sum(s.cost) > 0, file,
@@ -133,10 +130,9 @@ def load_ships(path: str | None = None) -> tuple[Ship, ...]:
     return ships
 
 
-@cached_by_file
-def load_buildings(path: str | None = None) -> tuple[Building, ...]:
+@file_loader(DATA_DIR / "buildings.toml")
+def load_buildings(file: Path) -> tuple[Building, ...]:
     """The five building types in id order with 4-colour costs and 4 pile sizes."""
-    file = Path(path) if path else DATA_DIR / "buildings.toml"
     rows = tuple(load_rows(file, "building", Building))
     keys = [b.key for b in rows]
     require(keys == list(BUILDINGS), file,
@@ -147,10 +143,9 @@ def load_buildings(path: str | None = None) -> tuple[Building, ...]:
     return rows
 
 
-@cached_by_file
-def load_temple(path: str | None = None) -> tuple[int, ...]:
+@file_loader(DATA_DIR / "board.toml")
+def load_temple(file: Path) -> tuple[int, ...]:
     """The colour code (or ``ANY``) each of the 6 die faces gives."""
-    file = Path(path) if path else DATA_DIR / "board.toml"
     faces = load_rows(file, "temple", TempleFace)
     require([f.face for f in faces] == list(range(6)), file, "temple faces must be 0..5")
     options = (*COLOURS, "any")
@@ -162,7 +157,7 @@ def load_temple(path: str | None = None) -> tuple[int, ...]:
 def load_events() -> tuple[Event, ...]:
     """The 14 events, by year (1851 first)."""
     file = DATA_DIR / "events.toml"
-    events = tuple(sorted(load_rows(file, "event", Event), key=lambda e: e.year))
+    events = events_by_year(file, Event)
     require(len(events) == 14 and events[0].key == "e1851", file,
              "expected the 14 events with 1851 first")
     return events

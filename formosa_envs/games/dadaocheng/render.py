@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from formosa_envs.core.text import pending_decision, table_footer, table_header, to_move
 from formosa_envs.core.wording import amounts, seat_tags, wrap_segments
 
 from .content import BUILDINGS, COLOURS
@@ -66,22 +67,17 @@ def render_text(game: DadaochengGame, s: DadaochengState, viewer: int | None = N
     the storehouses around it, ships and buildings for sale, and every player's holdings
     (all of it is open information; ``viewer`` only marks that seat as "you")."""
     turn = s.turn if s.phase == Phase.TURNS and not s.over else None
-    who = f" - player {turn} to play" if turn is not None else ""
-    lines = [f"Dadaocheng - round {s.round} of {ROUNDS[s.num_players]}{who} - "
-             f"start player {s.start_player}"]
+    lines = [table_header(game.title, [f"round {s.round} of {ROUNDS[s.num_players]}",
+                                       to_move(turn), f"start player {s.start_player}"])]
     lines += _event_lines(game, s)
     lines += _grid_lines(game, s)
     lines += _shop_lines(game, s)
     prestige = game.prestige(s)
     for p in range(s.num_players):
         lines += _player_lines(game, s, p, prestige[p], viewer, turn)
-    if s.last_event:
-        lines.append("Last: " + re.sub(r"collects line (\d+)",
-                                       lambda m: f"collects the {_line(int(m.group(1)))}",
-                                       s.last_event))
-    if not s.over and s.stack:
-        lines.append(f"Now: {game.decision_description(s)}")
-    return "\n".join(lines)
+    last = re.sub(r"collects line (\d+)", lambda m: f"collects the {_line(int(m.group(1)))}",
+                  s.last_event)
+    return "\n".join(lines + table_footer(last, pending_decision(game, s)))
 
 
 def _event_lines(game: DadaochengGame, s: DadaochengState) -> list[str]:

@@ -36,6 +36,7 @@ class FlowersGame(StackGame):
     """Formosa Flowers for 2-4 players."""
 
     name: ClassVar[str] = "flowers"
+    title: ClassVar[str] = "Formosa Flowers"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     state_class: ClassVar[type] = FlowersState

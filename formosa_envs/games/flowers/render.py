@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from formosa_envs.core.text import table_footer, table_header
 from formosa_envs.core.wording import plural, seat_tags
 
 from .actions import MULTIPLIER
@@ -20,7 +21,8 @@ def render_text(game: FlowersGame, s: FlowersState, viewer: int | None = None) -
     ``viewer=None`` shows every hand (a spectator's or debugger's view). Cards are
     named ``month-Icon`` (``3-Bird``, ``9/10`` for a wild card).
     """
-    lines = [f"Formosa Flowers - round {s.round} - first to {game.config.target_vp} VP wins",
+    lines = [table_header(game.title, [f"round {s.round}",
+                                       f"first to {game.config.target_vp} VP wins"]),
              f"Deck: {plural(len(s.deck), 'card')} face down; token supply: {s.supply}"]
     lines.append("Field: " + (f"{_cards(game, s.field)} ({plural(len(s.field), 'card')})"
                               if s.field else "(empty)"))
@@ -28,10 +30,7 @@ def render_text(game: FlowersGame, s: FlowersState, viewer: int | None = None) -
         lines.append(f"Being matched: [{game.cards[s.pending].short}]")
     for p in range(s.num_players):
         lines.extend(_seat_lines(game, s, p, viewer))
-    if s.last_event:
-        lines.append(f"Last: {s.last_event}")
-    lines.append("Now: " + game.decision_description(s))
-    return "\n".join(lines)
+    return "\n".join(lines + table_footer(s.last_event, game.decision_description(s)))
 
 
 def _cards(game: FlowersGame, cards: list[int]) -> str:

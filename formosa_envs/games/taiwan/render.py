@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.payment import pay_units
+from formosa_envs.core.text import table_footer, table_header, to_move
 from formosa_envs.core.wording import amounts, plural, seat_tags
 
 from . import actions as A
@@ -53,9 +54,9 @@ def render_text(game: TaiwanGame, s: TaiwanState, viewer: int | None = None) -> 
     """The whole (public) table as text: buildings and landmarks for sale, regions, and
     every player's holdings, cards under construction and completed cards."""
     turn = s.turn if s.phase in (1, 2) and not s.over else None
-    who = f" - player {turn} to {'roll' if s.phase == 1 else 'act'}" if turn is not None else ""
-    lines = [f"Taiwan Formosa - round {s.round}{' (final)' if s.final_round else ''} - "
-             f"{PHASES[s.phase]} phase{who} - start player {s.start_player}"]
+    lines = [table_header(game.title, [
+        f"round {s.round}{' (final)' if s.final_round else ''}", f"{PHASES[s.phase]} phase",
+        to_move(turn, "roll" if s.phase == 1 else "act"), f"start player {s.start_player}"])]
     lines.append("Buildings for sale (cost, and 1 worker per purchase; rounds to build; VP):")
     lines += [f"  {b.name} ({s.piles[b.id]} left): {cost_text(b)}; {plural(b.time, 'round')};"
               f" {b.vp} VP" for b in game.buildings if s.in_game[b.id]]
@@ -71,10 +72,7 @@ def render_text(game: TaiwanGame, s: TaiwanState, viewer: int | None = None) -> 
     lines += _red_line(game, s)
     for p in range(s.num_players):
         lines += _player_lines(game, s, p, viewer, turn)
-    if s.last_event:
-        lines.append(f"Last: {s.last_event}")
-    lines.append("Now: " + game.decision_description(s))
-    return "\n".join(lines)
+    return "\n".join(lines + table_footer(s.last_event, game.decision_description(s)))
 
 
 def _regions_line(s: TaiwanState) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from formosa_envs.core.content import HistoricalEvent, events_by_year, file_loader
 from formosa_envs.core.data import bounded, load_rows, require, row_id
 from formosa_envs.core.errors import DataError
 
@@ -127,12 +128,9 @@ class Merchant:
 
 
 @dataclass(frozen=True)
-class Event:
+class Event(HistoricalEvent):
     """A historical event card (the effect is implemented by ``key``)."""
 
-    key: str
-    year: int = bounded(1800, 2000)
-    name: str
     source: str
     note: str = ""
 
@@ -193,10 +191,9 @@ def _check_board(board: Board, where: str) -> None:
              f"Global Market bonuses must be among {BONUSES}")
 
 
-@lru_cache(maxsize=8)
-def load_board(path: str | None = None) -> Board:
+@file_loader(DEFAULT_BOARD_FILE)
+def load_board(file: Path) -> Board:
     """Load and validate a board file (the packaged placeholder one by default)."""
-    file = Path(path) if path else DEFAULT_BOARD_FILE
     domestic = load_rows(file, "domestic", DomesticRow)
     require(len(domestic) == 1, str(file), "exactly one [[domestic]] row is expected")
     board = Board(tuple(load_rows(file, "processing", ProcessingRow)),
@@ -207,11 +204,10 @@ def load_board(path: str | None = None) -> Board:
     return board
 
 
-@lru_cache(maxsize=8)
-def load_merchants(path: str | None = None) -> tuple[Merchant, ...]:
+@file_loader(DEFAULT_MERCHANT_FILE)
+def load_merchants(file: Path) -> tuple[Merchant, ...]:
     """Load and validate a merchant file: the 28 cards (ids 0..27 in order), 4 of them
     outside the retailer's 24, at most 12 per stage in either deck, sane demand and VP."""
-    file = Path(path) if path else DEFAULT_MERCHANT_FILE
     cards = tuple(load_rows(file, "merchant", Merchant, ids=MERCHANT_CARDS))
     where = str(file)
     for c in cards:
@@ -235,7 +231,7 @@ def load_merchants(path: str | None = None) -> tuple[Merchant, ...]:
 @lru_cache(maxsize=1)
 def load_events() -> tuple[Event, ...]:
     """The 11 historical events, sorted by year."""
-    events = tuple(sorted(load_rows(EVENT_FILE, "event", Event), key=lambda e: e.year))
+    events = events_by_year(EVENT_FILE, Event)
     if len(events) != 11:
         raise DataError(f"{EVENT_FILE}: expected 11 events, found {len(events)}")
     return events

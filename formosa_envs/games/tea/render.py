@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from formosa_envs.core.text import pending_decision, table_footer, table_header, to_move
 from formosa_envs.core.wording import amounts, listing, plural, seat_tags, wrap_segments
 
 from .content import CHARACTER_NAMES, QUALITIES, TEAS, TRACKS
@@ -92,9 +93,8 @@ def render_text(game: TeaGame, s: TeaState, viewer: int | None = None) -> str:
     ``viewer`` only marks that seat as "you")."""
     turn = s.turn if s.phase == Phase.ACTIONS and not s.over else None
     rounds = len(s.events) or "?"
-    who = f" - player {turn} to play" if turn is not None else ""
-    lines = [f"Formosa Tea - round {s.round} of {rounds} - {PHASE_NAMES[s.phase]}{who} - "
-             f"start player {s.start_player}"]
+    lines = [table_header(game.title, [f"round {s.round} of {rounds}", PHASE_NAMES[s.phase],
+                                       to_move(turn), f"start player {s.start_player}"])]
     lines += _event_lines(game, s)
     if s.draft_pool:
         lines.append("Characters to draft: " + listing(CHARACTER_NAMES[c] for c in s.draft_pool))
@@ -103,11 +103,7 @@ def render_text(game: TeaGame, s: TeaState, viewer: int | None = None) -> str:
     lines += _market_lines(game, s)
     for p in range(s.num_players):
         lines += _player_lines(game, s, p, viewer, turn)
-    if s.last_event:
-        lines.append(f"Last: {_readable(s.last_event)}")
-    if not s.over and s.stack:
-        lines.append(f"Now: {game.decision_description(s)}")
-    return "\n".join(lines)
+    return "\n".join(lines + table_footer(_readable(s.last_event), pending_decision(game, s)))
 
 
 def _readable(event: str) -> str:
