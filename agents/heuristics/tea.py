@@ -59,12 +59,17 @@ def choose(game: Any, state: Any, rng: np.random.Generator) -> int:
 def _after(game: Any, state: Any, me: int, action: int) -> float:
     """Value for ``me`` after ``action`` and ``me``'s own follow-up decisions."""
     s = state.clone()
-    game.apply_action(s, action)
+    game.apply_legal_action(s, action)  # one of the legal ids: no need to check it again
     while not s.over:
         d = s.stack[-1]
         if d.player != me or d.kind == "turn":
             break
-        game.apply_action(s, rule(game, s, d, game.legal_actions(s)))
+        legal = game.legal_actions(s)
+        answer = rule(game, s, d, legal)
+        if answer in legal:
+            game.apply_legal_action(s, answer)
+        else:  # raises IllegalActionError naming the answer
+            game.apply_action(s, answer)
     return V.value(game, s, me)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from formosa_envs.core.observer import per_game, remember
 from formosa_envs.games.tea import effects as E
 from formosa_envs.games.tea.flow import final_bonus
 from formosa_envs.games.tea.scoring import GOOD, batch_quality, flavor_bonus, scented_vp
@@ -178,11 +179,22 @@ def holdings_value(game: Any, s: Any, me: int, rounds: int) -> float:
     return buds + discs
 
 
+def _final_bonus(game: Any, s: Any) -> list[int]:
+    """:func:`final_bonus`, memoised by all it reads: the events in play, kept cards,
+    technology levels and Domestic spaces (the rest is the game's fixed data)."""
+    memo = per_game(game, "tea_eval.final_bonus", dict)
+    key = (*s.events, -1, *map(tuple, s.kept), *map(tuple, s.tech), *s.domestic)
+    found = memo.get(key)
+    if found is None:
+        found = remember(memo, key, final_bonus(game, s))
+    return found
+
+
 def value(game: Any, s: Any, me: int) -> float:
     """Estimated final VP of seat ``me`` in position ``s`` (see the module doc)."""
     rounds = rounds_after(s)
     doubled = s.character[me] == HSU
-    total = s.vp[me] + final_bonus(game, s)[me]
+    total = s.vp[me] + _final_bonus(game, s)[me]
     total += warehouse_value(s, me, rounds) + tech_value(game, s, me, rounds)
     total += holdings_value(game, s, me, rounds)
     for tea in range(3):

@@ -28,6 +28,7 @@ up to :func:`distinct_limit` (2896 * sqrt(knee), far beyond any game's values).
 
 from __future__ import annotations
 
+import array
 import math
 import weakref
 from collections.abc import Callable, Sequence
@@ -134,6 +135,9 @@ def distinct_limit(knee: float) -> int:
 ENCODINGS = ("linear", "count", "score", "signed_score")
 _COLUMNS = {"linear": 1, "count": 1, "score": 2, "signed_score": 3}
 _LINEAR, _FINE, _SOFT = 0, 1, 2
+TABLE_LOW, TABLE_SPAN = 128, 384
+"""Raw integers ``-TABLE_LOW..TABLE_SPAN-TABLE_LOW-1`` (-128..255) are encoded by table
+look-up (:meth:`Codec.encode_flat`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +205,8 @@ class Codec:
         self._lower = np.where(kind == _LINEAR, -np.inf, 0.0)
         self._upper = np.where(kind == _FINE, 1.0, np.inf)
         self._soft = np.flatnonzero(kind == _SOFT)
+        self._table: np.ndarray | None = None
+        self._gathers: dict[int, np.ndarray] = {}
 
     def encode(self, raw: Sequence[float] | np.ndarray) -> np.ndarray:
         """The encoded columns of ``raw`` (computed in float64, cast once); a 2-D
@@ -216,9 +222,71 @@ class Codec:
             x[..., self._soft] = 0.5 * np.minimum(s, 1.0) + (0.5 - 0.5 / np.maximum(s, 1.0))
         return x.astype(np.float32)
 
+    def encode_flat(self, raw: Sequence[int]) -> np.ndarray:
+        """``encode(raw)`` flattened, for ``k`` rows of raw integers laid back to back.
+
+        Integers in ``-128..255`` (counters, flags, a score below zero) are looked up in a
+        table of their encodings, built once with :meth:`encode` itself, so the result is
+        the same bytes; any other value (larger, a float) takes :meth:`encode`.
+        """
+        gather = self._gathers.get(len(raw))
+        if gather is None:
+            gather = self._gather(len(raw))
+        try:
+            x = np.frombuffer(bytes(raw), dtype=np.uint8)
+        except (TypeError, ValueError):
+            try:  # a negative value: signed bytes
+                x = np.frombuffer(array.array("b", raw), dtype=np.int8)
+            except (TypeError, ValueError, OverflowError):
+                return self.encode(np.reshape(np.asarray(raw, dtype=np.float64),
+                                              (-1, len(self.features)))).reshape(-1)
+        if self._identity:
+            return self._lookup()[gather + x]
+        return self._lookup()[gather[0] + x[gather[1]]]
+
+    def _lookup(self) -> np.ndarray:
+        """Encodings of the integers from ``-TABLE_LOW``, column by column (built once)."""
+        if self._table is None:
+            values = np.arange(-TABLE_LOW, TABLE_SPAN - TABLE_LOW, dtype=np.float64)
+            raw = np.repeat(values[:, None], len(self.features), axis=1)
+            self._table = np.ascontiguousarray(self.encode(raw).T).reshape(-1)
+        return self._table
+
+    def _gather(self, size: int) -> Any:
+        """Table offsets (and raw positions) of every output column for ``size`` raw values."""
+        rows, extra = divmod(size, len(self.features))
+        if extra:
+            raise ConfigError(f"codec of {len(self.features)} features got {size} raw values, "
+                              "not a whole number of rows")
+        offsets = np.tile(np.arange(self.width, dtype=np.intp) * TABLE_SPAN + TABLE_LOW, rows)
+        if self._identity:
+            gather: Any = offsets
+        else:
+            positions = (np.arange(rows, dtype=np.intp)[:, None] * len(self.features)
+                         + self._source[None, :]).reshape(-1)
+            gather = (offsets, positions)
+        self._gathers[size] = gather
+        return gather
+
     def describe(self, count: int | None = None) -> str:
         """The column labels, for a piece's documentation (the first ``count`` only)."""
         return ", ".join(self.labels[:count])
+
+
+MEMO_LIMIT = 4096
+"""Entries a content-keyed memo of encoded pieces holds before it starts afresh."""
+
+
+def remember(memo: dict, key: Any, value: Any) -> Any:
+    """Store ``value`` under ``key`` in a memo of encoded pieces and return it.
+
+    Observers memoise pieces by the raw content they are built from (the key holds
+    every input of the piece), so an entry is never stale: a state changed in any way
+    gives another key. The memo is emptied when it reaches :data:`MEMO_LIMIT`."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 _PER_GAME: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

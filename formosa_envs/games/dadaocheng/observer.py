@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formosa_envs.core.observer import Codec, Feature, ObservationLayout, Piece, flags, seat_order
+from formosa_envs.core.observer import (
+    Codec,
+    Feature,
+    ObservationLayout,
+    Piece,
+    flags,
+    per_game,
+    remember,
+    seat_order,
+)
 
 from .content import MAX_PILE
 from .grid import showing
@@ -75,6 +84,7 @@ LAYOUT = ObservationLayout([
 ])
 OFF = LAYOUT.offsets
 DENSE_END = OFF["grid"]
+BOARD_END = OFF["spaces"] + LAYOUT.shapes["spaces"][0] * LAYOUT.shapes["spaces"][1]
 KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 
@@ -101,13 +111,28 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
         else:
             dense += (0,) * 7
     dense += [ships_left(game, s, level) for level in range(3)] + s.piles + s.used
-    _grid_ones(game, s, ones)
-    _space_ones(s, rel, ones)
     _round_ones(s, ones)
     dense.append(_decision(s, viewer, ones))
-    vec[:DENSE_END] = DENSE.encode(dense)
+    vec[:DENSE_END] = DENSE.encode_flat(dense)
     vec[ones] = 1.0
+    vec[DENSE_END:BOARD_END] = _board(game, s, rel)
     return vec
+
+
+def _board(game: DadaochengGame, s: DadaochengState, rel: dict[int, int]) -> np.ndarray:
+    """The ``grid`` and ``spaces`` pieces (memoised by the discs, their sides, the
+    storehouses' Stores, covered sides, owners and the viewer)."""
+    memo = per_game(game, "dadaocheng.board", dict)
+    key = (*s.cell_disc, *s.flipped, *s.remodelled, *s.covered, *s.sides_of, *rel)
+    found = memo.get(key)
+    if found is None:
+        ones: list[int] = []
+        _grid_ones(game, s, ones)
+        ones += _space_ones(s, rel)
+        found = np.zeros(BOARD_END - DENSE_END, dtype=np.float32)
+        found[[i - DENSE_END for i in ones]] = 1.0
+        remember(memo, key, found)
+    return found
 
 
 def _seat_row(game: DadaochengGame, s: DadaochengState, p: int, prestige: int) -> list[float]:
@@ -123,12 +148,12 @@ def _grid_ones(game: DadaochengGame, s: DadaochengState, ones: list[int]) -> Non
     stays the same through a whole Stage 4)."""
     if min(s.cell_disc) < 0:
         return  # the layout is being placed
-    key = (*s.cell_disc, s.bits())
+    key = (*s.cell_disc, *s.flipped)
     cache = game.grid_cache
     cached = cache.get(key)
     if cached is None:
         faces = tuple(game.disc_faces[d] for d in s.cell_disc)
-        shown = showing(faces, key[-1])
+        shown = showing(faces, s.bits())
         cached = []
         for cell, (sun, back) in enumerate(faces):
             at = OFF["grid"] + 16 * cell
@@ -141,7 +166,9 @@ def _grid_ones(game: DadaochengGame, s: DadaochengState, ones: list[int]) -> Non
     ones += cached
 
 
-def _space_ones(s: DadaochengState, rel: dict[int, int], ones: list[int]) -> None:
+def _space_ones(s: DadaochengState, rel: dict[int, int]) -> list[int]:
+    """Flat indices of the ones of the storehouse spaces piece."""
+    ones: list[int] = []
     owner = {side: p for p, side in enumerate(s.sides_of)}
     base = OFF["spaces"]
     for space in range(16):
@@ -153,6 +180,7 @@ def _space_ones(s: DadaochengState, rel: dict[int, int], ones: list[int]) -> Non
             ones.append(at + 1)
         elif side in owner:
             ones.append(at + 2 + rel[owner[side]])
+    return ones
 
 
 def _round_ones(s: DadaochengState, ones: list[int]) -> None:
@@ -163,15 +191,15 @@ def _round_ones(s: DadaochengState, ones: list[int]) -> None:
     ones += (OFF["round"] + min(s.round, 10) - 1, OFF["players"] + s.num_players - 1)
 
 
-def _decision(s: DadaochengState, viewer: int, ones: list[int]) -> float:
+def _decision(s: DadaochengState, viewer: int, ones: list[int]) -> int:
     """The observer's pending decision (kind and context); returns its count."""
     d = s.stack[-1] if s.stack and not s.over else None
     if d is None or d.player != viewer:
-        return 0.0
+        return 0
     if d.kind in KIND_INDEX:
         ones.append(OFF["decision"] + KIND_INDEX[d.kind])
     if d.kind == "swap_to":
         ones.append(OFF["context"] + d.ctx[0])
     if d.kind == "take" and d.ctx and d.ctx[0] >= 0:
         ones.append(OFF["context"] + 16 + d.ctx[0])
-    return float(d.count)
+    return d.count

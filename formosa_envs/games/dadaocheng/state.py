@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formosa_envs.core.decisions import Decision
-from formosa_envs.core.serialize import copy_state
 
 COLOURS = 5
 HAND_LIMIT = 6
@@ -67,8 +66,16 @@ class DadaochengState:
     last_event: str = ""
 
     def clone(self) -> DadaochengState:
-        """An independent copy (lists copied at every level)."""
-        return copy_state(self)
+        """An independent copy (lists copied at every level; the decisions inside are
+        immutable and shared), spelled out field by field for speed."""
+        return DadaochengState(
+            self.num_players, self.sides_of[:], self.cell_disc[:], self.flipped[:],
+            _rows(self.storehouse), self.remodelled[:], self.covered[:], _rows(self.hand),
+            _rows(self.ships), _rows(self.buildings), self.credit[:], self.opium[:],
+            self.sign[:], self.piles[:], _rows(self.ship_pool), self.ship_up[:],
+            self.revealed[:], self.events[:], self.event_pool[:], self.used[:],
+            self.history[:], self.round, self.start_player, self.turn, self.phase,
+            self.setup_step, self.stack[:], self.over, self.decisions, self.last_event)
 
     def bits(self) -> int:
         """The grid state as a 16-bit mask (bit c: cell c shows its back)."""
@@ -88,6 +95,11 @@ def new_state(num_players: int, sides: tuple[int, ...], piles: list[int],
         piles=list(piles), ship_pool=[p[:] for p in ship_pools], ship_up=[-1, -1, -1],
         revealed=[0, 0, 0], events=[], event_pool=list(event_pool), used=[0] * USED_SIZE,
         history=[])
+
+
+def _rows(rows: list[list[int]]) -> list[list[int]]:
+    """A copy of a list of lists, each inner list copied."""
+    return list(map(list.copy, rows))
 
 
 def space_id(side: int, k: int) -> int:

@@ -76,6 +76,7 @@ class FlowersObserver:
         self.views["current_month"][self.month] = 1.0
         self.views["players"][game.num_players - 2] = 1.0
         self.dynamic = LAYOUT.offsets["current_month"]
+        self.seats_at, self.seat_width = LAYOUT.offsets["seats"], self.seats.width
 
     def observe(self, s: FlowersState, viewer: int) -> np.ndarray:
         """The observation vector of seat ``viewer`` (a fresh array)."""
@@ -83,8 +84,8 @@ class FlowersObserver:
         vec[:self.dynamic] = 0.0
         order = seat_order(viewer, s.num_players)
         vec[self._card_bits(s, viewer, order)] = 1.0  # every 0/1 card feature in one write
-        v["seats"][:len(order)] = self._seat_rows(s, order)
-        v["globals"][:] = GLOBALS.encode((len(s.deck), s.supply, s.round, self.threshold))
+        vec[self.seats_at:self.seats_at + self.seat_width * len(order)] = self._seat_rows(s, order)
+        v["globals"][:] = GLOBALS.encode_flat((len(s.deck), s.supply, s.round, self.threshold))
         if not s.over and s.stack and s.stack[-1].player == viewer:
             vec[at["decision"] + DECISION_KINDS.index(s.stack[-1].kind)] = 1.0
         return vec.copy()
@@ -104,10 +105,13 @@ class FlowersObserver:
         return bits
 
     def _seat_rows(self, s: FlowersState, order: list[int]) -> np.ndarray:
+        """The encoded seat rows of ``order``, back to back."""
         turn = -1 if s.over else s.turn
-        return self.seats.encode([
-            (1, p == turn, p == s.round_start, s.cashed[p], s.tokens[p], s.pile_vp[p],
-             s.scores[p], len(s.hands[p])) for p in order])
+        raw: list[int] = []
+        for p in order:
+            raw += (1, p == turn, p == s.round_start, s.cashed[p], s.tokens[p], s.pile_vp[p],
+                    s.scores[p], len(s.hands[p]))
+        return self.seats.encode_flat(raw)
 
 
 def state_vector(game: FlowersGame, s: FlowersState) -> np.ndarray:

@@ -26,6 +26,7 @@ from formosa_envs.core.observer import (
     Piece,
     flags,
     per_game,
+    remember,
     seat_order,
 )
 from formosa_envs.core.payment import pay_units
@@ -85,14 +86,21 @@ LAYOUT = ObservationLayout([
 ])
 
 
+SEATS_AT, SEAT_WIDTH = LAYOUT.offsets["seats"], SEAT_COLUMNS.width
+
+
 class Limits:
-    """A game's observation limits, read once from its data files."""
+    """A game's observation limits, read once from its data files, and its memos of
+    encoded pieces (keyed by the raw content of each piece)."""
 
     def __init__(self, game: TaiwanGame) -> None:
         copies = {b.key: b.copies for b in game.buildings}
         self.seats = Codec(seat_features(copies))
         self.copies = float(max(copies.values()))
         self.deck = float(max(1, *(len(d) for d in game.deck_cards)))
+        self.cards: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.regions: dict[tuple, np.ndarray] = {}
+        self.table: dict[tuple, np.ndarray] = {}
 
 
 def limits(game: TaiwanGame) -> Limits:
@@ -100,56 +108,83 @@ def limits(game: TaiwanGame) -> Limits:
     return per_game(game, "taiwan.limits", lambda: Limits(game))
 
 
+TABLE_AT = LAYOUT.offsets["piles"]
+"""Where the table pieces start: ``piles`` to ``players``, the end of the vector."""
+
+
 def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
     vec, views = game.obs_buffer  # a reusable buffer with a view per piece
+    lim = limits(game)
     vec.fill(0.0)
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
-    views["seats"][:len(order)] = _seat_rows(game, s, order)
-    _write_cards(s, views, order, limits(game).copies)
+    vec[SEATS_AT:SEATS_AT + SEAT_WIDTH * len(order)] = _seat_rows(lim, s, order)
+    _write_cards(s, views, order, lim)
     exclusive = views["exclusive"]
     for k, owner in enumerate(s.exclusive):
         if owner >= 0:
             exclusive[k, rel[owner]] = 1.0
-    _write_regions(s, views["regions"], rel)
-    _write_table(game, s, views, viewer)
+    key = (viewer, *map(tuple, s.regions))
+    regions = lim.regions.get(key)
+    if regions is None:
+        regions = remember(lim.regions, key, _regions(s, rel))
+    views["regions"][:] = regions
+    _write_table(lim, s, vec, views, viewer)
     return vec.copy()
 
 
-def _seat_rows(game: TaiwanGame, s: TaiwanState, order: list[int]) -> np.ndarray:
-    """Per-seat features, encoded in one vectorised step."""
-    rows = [[1, p == s.turn, p == s.start_player, s.coins[p], s.vp[p], *s.res[p],
-             s.workers[p], s.merchants[p], s.tribal[p], *s.warehouse[p], s.markers[p],
-             *s.factory_used[p], s.temple_used[p]] for p in order]
-    return limits(game).seats.encode(rows)
+def _seat_rows(lim: Limits, s: TaiwanState, order: list[int]) -> np.ndarray:
+    """Per-seat features, encoded in one vectorised step (rows back to back)."""
+    raw: list[int] = []
+    for p in order:
+        raw += (1, p == s.turn, p == s.start_player, s.coins[p], s.vp[p], *s.res[p],
+                s.workers[p], s.merchants[p], s.tribal[p], *s.warehouse[p], s.markers[p],
+                *s.factory_used[p], s.temple_used[p])
+    return lim.seats.encode_flat(raw)
 
 
 def _write_cards(s: TaiwanState, views: dict[str, np.ndarray], order: list[int],
-                 copies: float) -> None:
-    """Cards on each seat's time track, completed cards and types bought, each count
-    divided by the most copies any type has (a landmark is one card).
+                 lim: Limits) -> None:
+    """Each seat's time track, completed cards and types bought (memoised per seat)."""
+    tracks, built, bought = views["tracks"], views["built"], views["bought"]
+    memo = lim.cards
+    for i, p in enumerate(order):
+        key = (*map(tuple, s.track[p]), -1, *s.built[p], -1, *s.bought[p])
+        rows = memo.get(key)
+        if rows is None:
+            rows = remember(memo, key, _card_rows(s.track[p], s.built[p], s.bought[p],
+                                                  lim.copies))
+        tracks[i], built[i], bought[i] = rows
+
+
+def _card_rows(track: list[list[int]], built: list[int], bought: list[int],
+               copies: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One seat's rows: cards on its time track (card x space), completed cards and types
+    bought, each count divided by the most copies any type has (a landmark is one card).
 
     Counts are gathered in Python first: one numpy write per distinct card,
     not one per copy."""
-    tracks, built, bought = views["tracks"], views["built"], views["bought"]
+    tracks = np.zeros((CARD_CODES, 6), dtype=np.float32)
+    done = np.zeros(CARD_CODES, dtype=np.float32)
     unit = 1.0 / copies
-    for i, p in enumerate(order):
-        on_track: dict[tuple[int, int], int] = {}
-        for code, space in s.track[p]:
-            key = (code, min(space, 6) - 1)
-            on_track[key] = on_track.get(key, 0) + 1
-        for (code, space), count in on_track.items():
-            tracks[i, code, space] = count * unit
-        for code in set(s.built[p]):
-            built[i, code] = s.built[p].count(code) * unit
-    bought[:len(order)] = [s.bought[p] for p in order]
-    bought *= unit
+    on_track: dict[tuple[int, int], int] = {}
+    for code, space in track:
+        key = (code, min(space, 6) - 1)
+        on_track[key] = on_track.get(key, 0) + 1
+    for (code, space), count in on_track.items():
+        tracks[code, space] = count * unit
+    for code in set(built):
+        done[code] = built.count(code) * unit
+    types = np.array(bought, dtype=np.float32)
+    types *= unit
+    return tracks, done, types
 
 
-def _write_regions(s: TaiwanState, view: np.ndarray, rel: dict[int, int]) -> None:
+def _regions(s: TaiwanState, rel: dict[int, int]) -> np.ndarray:
     """Per region and owner: markers (/7) and the rank of the owner's first marker
     among the owners there, ``(rank + 1) / (S + 1)`` (earlier placement wins ties)."""
+    view = np.zeros(LAYOUT.shapes["regions"], dtype=np.float32)
     for r, markers in enumerate(s.regions):
         first: dict[int, int] = {}
         for i, owner in enumerate(markers):
@@ -157,11 +192,32 @@ def _write_regions(s: TaiwanState, view: np.ndarray, rel: dict[int, int]) -> Non
             first.setdefault(col, i)
         for rank, (col, i) in enumerate(sorted(first.items(), key=lambda item: item[1])):
             view[r, col] = (markers.count(markers[i]) / MARKERS, (rank + 1) / (S + 1))
+    return view
 
 
-def _write_table(game: TaiwanGame, s: TaiwanState, views: dict[str, np.ndarray],
+def _write_table(lim: Limits, s: TaiwanState, vec: np.ndarray, views: dict[str, np.ndarray],
                  viewer: int) -> None:
-    lim = limits(game)
+    """The table pieces (memoised by their content), then the viewer's decision."""
+    key = (*s.piles, *s.in_game, *s.face_up, *map(len, s.decks), s.phase, s.round,
+           s.final_round)
+    table = lim.table.get(key)
+    if table is None:
+        _table(lim, s, views)
+        remember(lim.table, key, vec[TABLE_AT:].copy())
+    else:
+        vec[TABLE_AT:] = table
+    if not s.over and s.stack and s.stack[-1].player == viewer:
+        d = s.stack[-1]
+        views["decision"][KINDS.index(d.kind)] = 1.0
+        if d.kind == "pay":
+            units = [0] * UNIT_COUNT
+            for unit in pay_units(d):
+                units[unit] += 1
+            views["units"][:] = UNITS.encode_flat(units)
+
+
+def _table(lim: Limits, s: TaiwanState, views: dict[str, np.ndarray]) -> None:
+    """Piles, building types in the game, landmarks, phase, globals and player count."""
     views["piles"][:] = s.piles
     views["piles"] *= 1.0 / lim.copies
     views["in_game"][:] = s.in_game
@@ -171,15 +227,7 @@ def _write_table(game: TaiwanGame, s: TaiwanState, views: dict[str, np.ndarray],
             face_up[d, card] = 1.0
     views["deck_sizes"][:] = [len(deck) / lim.deck for deck in s.decks]
     views["phase"][s.phase] = 1.0
-    if not s.over and s.stack and s.stack[-1].player == viewer:
-        d = s.stack[-1]
-        views["decision"][KINDS.index(d.kind)] = 1.0
-        if d.kind == "pay":
-            units = [0] * UNIT_COUNT
-            for unit in pay_units(d):
-                units[unit] += 1
-            views["units"][:] = UNITS.encode(units)
     empty = sum(1 for t in range(18) if s.in_game[t] and s.piles[t] == 0)
     empty += sum(1 for d in range(NUM_DECKS) if s.face_up[d] < 0 and not s.decks[d])
-    views["globals"][:] = GLOBALS.encode((s.round, s.final_round, empty))
+    views["globals"][:] = GLOBALS.encode_flat((s.round, s.final_round, empty))
     views["players"][s.num_players - 2] = 1.0

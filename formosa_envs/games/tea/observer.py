@@ -30,6 +30,7 @@ from formosa_envs.core.observer import (
     Piece,
     flags,
     per_game,
+    remember,
     seat_order,
 )
 
@@ -175,11 +176,20 @@ def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     _plantation_ones(game, s, rel, ones)
     _round_ones(s, ones)
     _decision(s, viewer, dense, ones)
-    vec[:DENSE_END] = dense_codec(game).encode(dense)
-    vec[DENSE_END:OFF["seat_one_hots"]] = game.card_features[
-        [c for row in s.display for c in row]].reshape(-1)
+    vec[:DENSE_END] = dense_codec(game).encode_flat(dense)
+    vec[DENSE_END:OFF["seat_one_hots"]] = _display(game, s)
     vec[ones] = 1.0
     return vec
+
+
+def _display(game: TeaGame, s: TeaState) -> np.ndarray:
+    """The merchant cards' features, slot by slot (memoised by the display's content)."""
+    memo = per_game(game, "tea.display", dict)
+    key = (*s.display[0], *s.display[1], *s.display[2], *s.display[3])
+    found = memo.get(key)
+    if found is None:
+        found = remember(memo, key, game.card_features[list(key)].reshape(-1))
+    return found
 
 
 def _dense_row(game: TeaGame, s: TeaState, p: int) -> list[int]:
@@ -217,6 +227,18 @@ def _table_row(s: TeaState, rel: dict[int, int]) -> list[int]:
 
 
 def _plantation_ones(game: TeaGame, s: TeaState, rel: dict[int, int], ones: list[int]) -> None:
+    """Plantation and weather ones (memoised by buds, workers, weather and the viewer)."""
+    memo = per_game(game, "tea.plantation", dict)
+    key = (*s.bud, *s.occupant, *s.weather, *s.face, *rel)
+    found = memo.get(key)
+    if found is None:
+        found = remember(memo, key, _plantation_list(game, s, rel))
+    ones += found
+
+
+def _plantation_list(game: TeaGame, s: TeaState, rel: dict[int, int]) -> list[int]:
+    """Flat indices of the ones of the plantation and weather pieces."""
+    ones: list[int] = []
     base = OFF["plantation_flags"]
     ones += game.play_flag_ones                      # "in play": fixed for the player count
     bud, occupant = s.bud, s.occupant
@@ -230,6 +252,7 @@ def _plantation_ones(game: TeaGame, s: TeaState, rel: dict[int, int], ones: list
         tile, nxt = weather[col], weather[(col + 1) % 4]
         ones += (base + 6 * col + faces[tile][face[tile]],
                  base + 6 * col + 3 + faces[nxt][face[nxt] ^ (col == 3)])
+    return ones
 
 
 def _round_ones(s: TeaState, ones: list[int]) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formosa_envs.core.decisions import Decision
-from formosa_envs.core.serialize import copy_state
 
 TEAS = 3
 TRACKS = 4
@@ -94,8 +93,28 @@ class TeaState:
     lost_rows: list[int] = field(default_factory=list)  # display rows to refill (TEA-9.8)
 
     def clone(self) -> TeaState:
-        """An independent copy (lists copied at every level)."""
-        return copy_state(self)
+        """An independent copy (lists copied at every level; the decisions, numbers and
+        strings inside are immutable and shared). Spelled out field by field: several
+        times cheaper than a generic copy, and search clones at every node."""
+        return TeaState(
+            self.num_players, self.columns[:], _rows(self.cubes), self.bud[:],
+            self.occupant[:], self.weather[:], self.face[:], self.bag[:], self.bud_pool[:],
+            _rows(self.basket), _rows(self.factory), _rows(self.scent),
+            _rows(self.warehouse), _rows(self.buds), _rows(self.master_pos),
+            self.farmers[:], self.masters[:], self.parked[:], _rows(self.placed),
+            _rows(self.market), _rows(self.tech), _rows(self.action_discs),
+            _rows(self.tech_discs), _rows(self.discs_on), self.action_supply[:],
+            self.tech_supply[:], self.domestic[:], self.vp[:], _rows(self.kept),
+            self.character[:], self.draft_pool[:], _rows(self.display),
+            _rows(self.deck_pools), self.deck_tail[:], self.events[:], self.event_pool[:],
+            self.passed[:], self.buds_gone[:], self.pay_low, self.round, self.start_player,
+            self.turn, self.phase, self.setup_step, self.stack[:], self.over, self.decisions,
+            self.last_event, self.lost_rows[:])
+
+
+def _rows(rows: list[list[int]]) -> list[list[int]]:
+    """A copy of a list of lists, each inner list copied."""
+    return list(map(list.copy, rows))
 
 
 def new_state(num_players: int, merchant_pools: list[list[int]], num_events: int) -> TeaState:

@@ -1,0 +1,144 @@
+"""The speed mechanisms give exactly what the plain code gives.
+
+* :meth:`Codec.encode_flat` (table look-up of small integers) returns the bytes of
+  :meth:`Codec.encode` for every input, the values outside the table included;
+* the observers' memos of encoded pieces (keyed by the pieces' content) never hand out a
+  stale piece: a state changed in place after it was observed gets the observation a
+  fresh game (empty memos) computes;
+* the games' spelled-out ``clone`` copies every field and shares no list with the
+  original at any depth;
+* the engine's chance draw (:func:`~formosa_envs.core.stack_game.draw_index`) is the
+  draw ``Generator.choice`` makes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.observer import Codec, Feature
+from formosa_envs.games import make_game
+
+FEATURES = [Feature("a", "count", 5), Feature("b", "score", 100),
+            Feature("c", "signed_score", 50, neg_knee=10), Feature("d", "linear", 8),
+            Feature("e")]
+
+
+def _plain(codec: Codec, raw: list[Any]) -> bytes:
+    rows = np.reshape(np.asarray(raw, dtype=np.float64), (-1, len(codec.features)))
+    return codec.encode(rows).reshape(-1).tobytes()
+
+
+@pytest.mark.parametrize("low, high", [(0, 256), (-128, 128), (-400, 600)])
+def test_encode_flat_is_encode_byte_for_byte(low: int, high: int) -> None:
+    """Unsigned bytes, signed bytes and values beyond both (the slow path) agree."""
+    rng = np.random.default_rng(low + high)
+    for rows in (1, 3):
+        codec = Codec(FEATURES)
+        for _ in range(300):
+            raw = [int(v) for v in rng.integers(low, high, size=rows * len(FEATURES))]
+            assert codec.encode_flat(raw).tobytes() == _plain(codec, raw)
+
+
+def test_encode_flat_takes_bools_floats_and_tuples() -> None:
+    """Flags as bools, a fractional value and a tuple give encode's bytes too."""
+    codec = Codec(FEATURES * 2)
+    for raw in ([True, 3, 120, -3, 8, False, 0, 0, 0, 1],
+                (1, 2.5, 3, 4, 1, 0, 0, 0, 0, 0),
+                [7, 300, -200, 9, 1, 255, 255, -128, 0, 0]):
+        assert codec.encode_flat(raw).tobytes() == _plain(codec, list(raw))
+
+
+def test_encode_flat_rejects_a_partial_row() -> None:
+    """A raw list that is not whole rows is a clear error, not a wrong vector."""
+    with pytest.raises(ConfigError, match="not a whole number of rows"):
+        Codec(FEATURES).encode_flat([1, 2, 3])
+
+
+def _positions(game: Any, seed: int, every: int = 4) -> list[Any]:
+    """States at player decisions of one random game (copies, every ``every``-th)."""
+    rng, state, seen = np.random.default_rng(seed), game.new_initial_state(), []
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
+        if game.current_player(state) == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        if state.decisions % every == 0:
+            seen.append(game.clone(state))
+        legal = game.legal_actions(state)
+        game.apply_action(state, legal[int(rng.integers(len(legal)))])
+    return seen
+
+
+def _swap_display(s: Any) -> None:
+    s.display[0][0], s.display[3][2] = s.display[3][2], s.display[0][0]
+
+
+def _toggle(values: list[int], index: int, on: int = 1) -> None:
+    values[index] = -1 if values[index] >= 0 else on
+
+
+CHANGES: dict[str, list[Any]] = {
+    "tea": [_swap_display, lambda s: _toggle(s.bud, 5), lambda s: _toggle(s.occupant, 6, 0),
+            lambda s: s.face.__setitem__(s.weather[1], s.face[s.weather[1]] ^ 1)],
+    "taiwan": [lambda s: s.regions[1].append(0), lambda s: s.track[0].append([3, 2]),
+               lambda s: s.built[1].append(4),
+               lambda s: s.bought[0].__setitem__(4, s.bought[0][4] + 1),
+               lambda s: s.piles.__setitem__(4, max(0, s.piles[4] - 1)),
+               lambda s: _toggle(s.face_up, 2)],
+    "dadaocheng": [lambda s: s.remodelled.__setitem__(3, s.remodelled[3] ^ 1),
+                   lambda s: s.covered.__setitem__(1, s.covered[1] ^ 1),
+                   lambda s: s.flipped.__setitem__(7, s.flipped[7] ^ 1)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHANGES))
+def test_memoised_pieces_follow_in_place_changes(name: str) -> None:
+    """Observe, change one zone of the state in place, observe again: what a fresh game
+    (empty memos) sees, for every zone a memo is keyed by."""
+    warm = make_game(name, num_players=2)
+    for s in _positions(warm, seed=3, every=25):
+        for change in CHANGES[name]:
+            for viewer in range(2):
+                warm.observe(s, viewer)
+            change(s)
+            fresh = make_game(name, num_players=2)  # its memos are empty
+            for viewer in range(2):
+                assert warm.observe(s, viewer).tobytes() == fresh.observe(s, viewer).tobytes()
+
+
+def _lists(value: Any) -> list[int]:
+    if not isinstance(value, list):
+        return []
+    return [id(value)] + [i for item in value for i in _lists(item)]
+
+
+@pytest.mark.parametrize("name", ["flowers", "taiwan", "tea", "dadaocheng"])
+def test_clone_copies_every_field_and_shares_no_list(name: str) -> None:
+    """Equal to the original (saved form), every slot set, no list shared at any depth."""
+    game = make_game(name, num_players=2)
+    for s in _positions(game, seed=1, every=9):
+        c = game.clone(s)
+        assert game.to_json(c) == game.to_json(s)
+        for slot in type(s).__slots__:
+            assert not set(_lists(getattr(s, slot))) & set(_lists(getattr(c, slot))), slot
+
+
+def test_draw_index_draws_what_generator_choice_draws() -> None:
+    """Same index and the generator left in the same state, for many vectors (zeros
+    among them) and seeds: the engine's chance draws, and so every seed's game, stay."""
+    from formosa_envs.core.stack_game import draw_index
+    meta = np.random.default_rng(5)
+    for trial in range(400):
+        n = int(meta.integers(1, 40))
+        weights = meta.random(n) * (meta.random(n) < 0.8)
+        weights[int(meta.integers(n))] += 0.5
+        p = weights / weights.sum()
+        seed = int(meta.integers(2**32))
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        for _ in range(3):
+            assert draw_index(p, a) == int(b.choice(n, p=p)), trial
+        assert a.random() == b.random()
