@@ -1,16 +1,16 @@
-"""The README's JAX code block runs as written."""
+"""The docs' JAX code blocks (``# needs: jax``, docs/jax.md) run as written."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.docs_blocks import run_block, tagged
 
 
-def test_the_readme_block_runs() -> None:
-    text = (Path(__file__).parents[2] / "README.md").read_text()
-    section = text[text.index("## Formosa Flowers on JAX"):]
-    start = section.index("```python\n") + len("```python\n")
-    block = section[start:section.index("```", start)]
-    scope: dict = {}
-    exec(compile(block, "README.md (JAX)", "exec"), scope)
-    assert scope["state"].observation.shape == (3, 442)
-    assert bool(scope["state"].legal_action_mask.any(axis=1).all())
+def test_the_jax_blocks_run() -> None:
+    blocks = tagged("jax")
+    assert blocks, "no '# needs: jax' block in the docs"
+    scopes = [run_block(block) for block in blocks]
+    flowers = [scope for scope in scopes if "FlowersJax" in scope]
+    assert flowers, "the FlowersJax example is gone from the docs"
+    state = flowers[0]["state"]
+    assert state.observation.shape == (3, 442)
+    assert bool(state.legal_action_mask.any(axis=1).all())

@@ -1,4 +1,4 @@
-"""The README's OpenSpiel recipe (``examples/openspiel_recipe.py``) runs as written."""
+"""The docs' OpenSpiel recipe (``examples/openspiel_recipe.py``, docs/openspiel.md) runs."""
 
 from __future__ import annotations
 
@@ -29,12 +29,10 @@ def test_the_pyspiel_game_is_the_env_game() -> None:
     assert recipe.env_game_through_pyspiel(7) == env.game.to_json(env.engine_state)
 
 
-def test_the_readme_block_runs() -> None:
-    """The README's OpenSpiel code block, executed as written."""
-    from pathlib import Path
-    text = (Path(__file__).parents[2] / "README.md").read_text()
-    section = text[text.index("### OpenSpiel"):]
-    block = section[section.index("```python") + len("```python"):section.index("```\n", 10)]
-    scope: dict = {}
-    exec(compile(block, "README.md (OpenSpiel)", "exec"), scope)
-    assert scope["game"].num_players() == 2
+def test_the_docs_blocks_run() -> None:
+    """The docs' OpenSpiel blocks (``# needs: spiel``, docs/openspiel.md), executed as written."""
+    from tests.docs_blocks import run_block, tagged
+    blocks = tagged("spiel")
+    assert blocks, "no '# needs: spiel' block in the docs"
+    scopes = [run_block(block) for block in blocks]
+    assert any(scope["game"].num_players() == 2 for scope in scopes if "game" in scope)
