@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run play simulate test ecosystem browser bench bench-rllib lint golden clean
+.PHONY: run play simulate test ecosystem browser bench bench-rllib lint golden clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,8 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,rllib,spiel,jax,web]"
-	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib $(VENV)/.web
+	$(BIN)/pip install -q -e ".[dev,rllib,spiel,jax,web,docs]"
+	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.rllib $(VENV)/.web $(VENV)/.docs
 
 $(VENV)/.rllib: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e ".[rllib]"
@@ -37,6 +37,15 @@ $(VENV)/.web: pyproject.toml | $(BIN)/python
 play: $(VENV)/.web
 	$(BIN)/formosa serve $(PLAY_ARGS)
 
+$(VENV)/.docs: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e ".[docs]"
+	touch $@ $(VENV)/.core
+
+## docs: build the documentation site into site/ (mkdocs build --strict: a warning, a broken
+## link or anchor included, fails the build)
+docs: $(VENV)/.docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 ## simulate: random games with a summary (no training extras needed)
 simulate: $(VENV)/.core
 	$(BIN)/formosa simulate flowers --players 3 --games 1000 --seed 0
@@ -46,10 +55,11 @@ simulate: $(VENV)/.core
 ## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests, the
 ## OpenSpiel bridge tests, the JAX engine tests, the browser tests (replay and play pages in
 ## headless Chromium from Debian's packages, installed here when missing) and the ecosystem
-## recipes (make ecosystem)
+## recipes (make ecosystem); and builds the documentation site (make docs, warnings as errors)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+	$(MAKE) docs
 	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
 	$(BIN)/python -m pytest -m rllib
 	$(BIN)/python -m pytest -m spiel
