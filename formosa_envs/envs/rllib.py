@@ -36,6 +36,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from formosa_envs.agents import AgentSpecError, make_agent, register_agent_kind, split_module
+from formosa_envs.agents.files import AgentFileNotFoundError
 from formosa_envs.core.engine import TERMINAL
 from formosa_envs.core.errors import ConfigError
 
@@ -402,8 +403,9 @@ def _agent_from_spec(spec: str, arg: str, game: str, seed: int | None) -> Any:
         raise AgentSpecError(f"agent spec {spec!r} needs a checkpoint: rllib:PATH[@MODULE]")
     try:
         return load_rllib_agent(path, module or None, seed=seed)
-    except ValueError as exc:
-        raise AgentSpecError(f"agent spec {spec!r}: {exc}") from None
+    except ValueError as exc:  # a missing path stays a FileNotFoundError too
+        kind = AgentFileNotFoundError if isinstance(exc, FileNotFoundError) else AgentSpecError
+        raise kind(f"agent spec {spec!r}: {exc}") from None
 
 
 register_agent_kind("rllib", _agent_from_spec, "rllib:PATH[@MODULE]")
