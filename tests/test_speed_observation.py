@@ -83,7 +83,8 @@ def _toggle(values: list[int], index: int, on: int = 1) -> None:
 
 CHANGES: dict[str, list[Any]] = {
     "tea": [_swap_display, lambda s: _toggle(s.bud, 5), lambda s: _toggle(s.occupant, 6, 0),
-            lambda s: s.face.__setitem__(s.weather[1], s.face[s.weather[1]] ^ 1)],
+            lambda s: s.face.__setitem__(s.weather[1], s.face[s.weather[1]] ^ 1),
+            lambda s: s.kept[0].append(3)],
     "taiwan": [lambda s: s.regions[1].append(0), lambda s: s.track[0].append([3, 2]),
                lambda s: s.built[1].append(4),
                lambda s: s.bought[0].__setitem__(4, s.bought[0][4] + 1),

@@ -52,12 +52,13 @@ def _has_line(cur: np.ndarray) -> np.ndarray:
 
 _LINE_MASK = np.array([[c in line for c in range(16)] for line in LINES])
 _LINE_SPACES = np.array([list(sp) + [-1] * (2 - len(sp)) for sp in SPACES_OF_LINE])
-_SHIFTS = np.arange(16, dtype=np.int64) * 3
+_PLACES = np.int64(1) << (np.arange(16, dtype=np.int64) * 3)
 
 
 def _pack(cur: np.ndarray) -> np.ndarray:
-    """Each grid's showing colours (..., 16) as one int (3 bits a cell)."""
-    return (cur.astype(np.int64) << _SHIFTS).sum(axis=-1)
+    """Each grid's showing colours (..., 16) as one int (3 bits a cell), as one product
+    with the cells' place values (the same integers as shifting and summing, faster)."""
+    return cur @ _PLACES
 
 
 def rate_grids(scorer: Scorer, cur: np.ndarray, alt: np.ndarray, steps: int = 64) -> np.ndarray:

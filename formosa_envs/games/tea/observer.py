@@ -158,49 +158,68 @@ def card_table(game: TeaGame) -> np.ndarray:
     return CARD_COLUMNS.encode(raw)
 
 
+class Memos:
+    """A game's dense codec and its memos of encoded pieces, keyed by their content."""
+
+    def __init__(self, game: TeaGame) -> None:
+        self.dense = dense_codec(game)
+        self.display: dict[tuple[int, ...], np.ndarray] = {}
+        self.plantation: dict[tuple[int, ...], list[int]] = {}
+        self.kept: dict[tuple[int, ...], list[int]] = {}
+
+
 def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
+    memos = per_game(game, "tea.memos", lambda: Memos(game))
     vec = np.zeros(LAYOUT.size, dtype=np.float32)
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
     dense: list[float] = []
     ones: list[int] = []
     for i, p in enumerate(order):
-        dense += _dense_row(game, s, p)
+        dense += _dense_row(game, memos, s, p)
         ones += _one_hot_columns(s, p, OFF["seat_one_hots"] + i * ONE_HOTS)
     dense += [0] * (SEAT_RAW * (S - len(order)))
     for space in s.cubes:
         dense += space
     dense += s.bag
     dense += _table_row(s, rel)
-    _plantation_ones(game, s, rel, ones)
+    _plantation_ones(game, memos, s, rel, ones)
     _round_ones(s, ones)
     _decision(s, viewer, dense, ones)
-    vec[:DENSE_END] = dense_codec(game).encode_flat(dense)
-    vec[DENSE_END:OFF["seat_one_hots"]] = _display(game, s)
+    vec[:DENSE_END] = memos.dense.encode_flat(dense)
+    vec[DENSE_END:OFF["seat_one_hots"]] = _display(game, memos, s)
     vec[ones] = 1.0
     return vec
 
 
-def _display(game: TeaGame, s: TeaState) -> np.ndarray:
+def _display(game: TeaGame, memos: Memos, s: TeaState) -> np.ndarray:
     """The merchant cards' features, slot by slot (memoised by the display's content)."""
-    memo = per_game(game, "tea.display", dict)
     key = (*s.display[0], *s.display[1], *s.display[2], *s.display[3])
-    found = memo.get(key)
+    found = memos.display.get(key)
     if found is None:
-        found = remember(memo, key, game.card_features[list(key)].reshape(-1))
+        found = remember(memos.display, key, game.card_features[list(key)].reshape(-1))
     return found
 
 
-def _dense_row(game: TeaGame, s: TeaState, p: int) -> list[int]:
-    """The raw per-seat quantities of ``p`` (``seat_features`` order)."""
-    tea, cubes, *buds = s.scent[p]
+def _kept(game: TeaGame, cards: list[int]) -> list[int]:
+    """Icons per tea and cards demanding each tea among the kept ``cards``."""
     kept = [0] * 6
-    for c in s.kept[p]:
+    for c in cards:
         card = game.merchants[c]
         kept[card.icon_index] += 1
         for t in range(3):
             kept[3 + t] += card.demand[t] > 0
+    return kept
+
+
+def _dense_row(game: TeaGame, memos: Memos, s: TeaState, p: int) -> list[int]:
+    """The raw per-seat quantities of ``p`` (``seat_features`` order)."""
+    tea, cubes, *buds = s.scent[p]
+    key = tuple(s.kept[p])
+    kept = memos.kept.get(key)
+    if kept is None:
+        kept = remember(memos.kept, key, _kept(game, s.kept[p]))
     return [1, int(p == s.start_player), int(p == s.turn), int(s.passed[p]), s.vp[p],
             s.farmers[p], s.masters[p], s.parked[p], *s.placed[p], s.domestic[p],
             len(s.kept[p]), *s.basket[p], *s.factory[p], int(tea == 0), int(tea == 1),
@@ -226,9 +245,10 @@ def _table_row(s: TeaState, rel: dict[int, int]) -> list[int]:
             *s.tech_supply]
 
 
-def _plantation_ones(game: TeaGame, s: TeaState, rel: dict[int, int], ones: list[int]) -> None:
+def _plantation_ones(game: TeaGame, memos: Memos, s: TeaState, rel: dict[int, int],
+                     ones: list[int]) -> None:
     """Plantation and weather ones (memoised by buds, workers, weather and the viewer)."""
-    memo = per_game(game, "tea.plantation", dict)
+    memo = memos.plantation
     key = (*s.bud, *s.occupant, *s.weather, *s.face, *rel)
     found = memo.get(key)
     if found is None:
