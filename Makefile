@@ -61,6 +61,7 @@ test: $(VENV)/.dev browser
 	$(BIN)/python -m pytest
 	$(MAKE) docs
 	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
+	$(BIN)/python -m pytest -m wheel -s tests/test_wheel.py
 	$(BIN)/python -m pytest -m rllib
 	$(BIN)/python -m pytest -m spiel
 	$(BIN)/python -m pytest -m "jax and not slow" tests/jax

@@ -47,7 +47,7 @@ PACKAGE_FOLDERS = {"formosa_envs": "formosa_envs", "agents": "formosa_envs/agent
                    "training": "formosa_envs/training"}
 """The checkout's package folders and where the wheel puts them (pyproject's package-dir)."""
 
-SDIST_FILES = ("pyproject.toml", "README.md", "CHANGELOG.md", "Makefile", "MANIFEST.in",
+SDIST_FILES = ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "Makefile", "MANIFEST.in",
                "mkdocs.yml")
 SDIST_FOLDERS = ("formosa_envs", "agents", "training", "tests", "seeds", "docs", "notebooks",
                  "examples", "scripts", "benchmarks", "constraints")
