@@ -1,7 +1,7 @@
 """RLlib throughput: env steps per second with 1 and 2 env runners, for every game.
 
 Each configuration builds a PPO algorithm (``shared`` mode: one masked module
-for all seats, the README's setting), runs one warm-up iteration, then times
+for all seats, the setting of docs/scaling-out.md), runs one warm-up iteration, then times
 ``--iterations`` training iterations: the rate printed is env steps sampled
 per second of wall time, sampling and learning included.
 

@@ -1,4 +1,4 @@
-"""Measure a learned agent the way the README's learned-agent tables report it.
+"""Measure a learned agent the way the learned-agent tables (docs/learned-agents.md) report it.
 
 ``python benchmarks/learned_agents.py GAME AGENT [--vs-heuristic 4000] [--vs-random 1000]
 [--fair-share 4:400] [--solo 200] [--seed 7000000] [--workers 2] [--out FILE.json]``

@@ -1,5 +1,5 @@
 """OpenSpiel recipe: load a formosa game in pyspiel, check it, and play OpenSpiel's MCTS bot
-against the formosa heuristic (needs the ``[spiel]`` extra; the README quotes this file and
+against the formosa heuristic (needs the ``[spiel]`` extra; docs/openspiel.md quotes this file and
 ``tests/spiel/test_recipe.py`` runs it)."""
 
 from __future__ import annotations

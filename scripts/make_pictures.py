@@ -1,4 +1,4 @@
-"""Regenerate the README's game pictures: ``python scripts/make_pictures.py``.
+"""Regenerate the documentation's game pictures: ``python scripts/make_pictures.py``.
 
 Each picture is a seeded mid-game state reached by random legal moves (chance
 from the same generator) or by heuristic players, drawn by the game's

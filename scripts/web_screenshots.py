@@ -1,4 +1,4 @@
-"""Screenshots of the play page of every game for the README (docs/images/play_*.png).
+"""Screenshots of the play page of every game for the documentation (docs/images/play_*.png).
 
 Runs the web app (``formosa serve``'s app, uvicorn in a thread, games in a temporary
 folder), starts one game per game with a person at seat 0 against the heuristic,

@@ -1,4 +1,4 @@
-"""Recipes for using the formosa envs with other RL libraries (README "Use with other
+"""Recipes for using the formosa envs with other RL libraries (docs/ecosystem.md, "Use with other
 libraries"). Each module is a small runnable function that ``tests/ecosystem`` runs
 (marker ``ecosystem``); the libraries come from the ``[ecosystem]`` extra, installed in
 ``.venv-eco`` with ``constraints/ecosystem.txt`` so that torch stays the CPU build.

@@ -99,7 +99,7 @@ def run_bench(game_name: str, num_players: int, seconds: float,
 
 
 def format_bench(results: list[BenchResult], game_name: str, num_players: int) -> str:
-    """A table of rates and the ratios the README quotes."""
+    """A table of rates and the ratios docs/speed.md quotes."""
     by_name = {r.name: r for r in results}
     c4 = by_name["connect_four_v3 env()"].rate
     lines = [f"formosa bench: {game_name}, {num_players} players, random play, one core",

@@ -1,4 +1,5 @@
-"""The ecosystem tests (marker ``ecosystem``): the README's recipes for other RL libraries
+"""The ecosystem tests (marker ``ecosystem``): the recipes of docs/ecosystem.md for other RL
+libraries
 (``examples/ecosystem``), run with the clients of the ``[ecosystem]`` extra in
 ``.venv-eco`` (``pytest -m ecosystem``).
 

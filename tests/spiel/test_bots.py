@@ -12,7 +12,7 @@ import formosa_envs.spiel as fs
 
 class RestartableISMCTS(ismcts.ISMCTSBot):
     """OpenSpiel's Python IS-MCTS bot has no ``restart_at``, which ``evaluate_bots`` calls
-    at the start of a game (the README names this pitfall)."""
+    at the start of a game (docs/openspiel.md names this pitfall)."""
 
     def restart_at(self, state) -> None:
         self.reset()
