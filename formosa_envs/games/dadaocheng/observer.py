@@ -32,7 +32,6 @@ from formosa_envs.core.observer import (
 )
 
 from .content import MAX_PILE
-from .grid import showing
 from .shop import ships_left
 from .state import USED_SIZE, DadaochengState
 
@@ -84,6 +83,7 @@ LAYOUT = ObservationLayout([
 ])
 OFF = LAYOUT.offsets
 DENSE_END = OFF["grid"]
+GRID_SIZE = LAYOUT.shapes["grid"][0] * LAYOUT.shapes["grid"][1]
 BOARD_END = OFF["spaces"] + LAYOUT.shapes["spaces"][0] * LAYOUT.shapes["spaces"][1]
 KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -120,19 +120,33 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
 
 
 def _board(game: DadaochengGame, s: DadaochengState, rel: dict[int, int]) -> np.ndarray:
-    """The ``grid`` and ``spaces`` pieces (memoised by the discs, their sides, the
-    storehouses' Stores, covered sides, owners and the viewer)."""
-    memo = per_game(game, "dadaocheng.board", dict)
-    key = (*s.cell_disc, *s.flipped, *s.remodelled, *s.covered, *s.sides_of, *rel)
+    """The ``grid`` and ``spaces`` pieces: each cell's row depends only on its disc and
+    the side up (one gather from a per-game table); the spaces are memoised by the
+    Stores, covered sides, owners and the viewer."""
+    board = np.zeros(BOARD_END - DENSE_END, dtype=np.float32)
+    if min(s.cell_disc) >= 0:  # else the layout is being placed
+        rows = per_game(game, "dadaocheng.cell_rows", lambda: _cell_rows(game))
+        board[:GRID_SIZE] = rows[[2 * d + (f != 0) for d, f in zip(s.cell_disc, s.flipped,
+                                                                    strict=True)]].reshape(-1)
+    memo = per_game(game, "dadaocheng.spaces", dict)
+    key = (*s.remodelled, *s.covered, *s.sides_of, *rel)
     found = memo.get(key)
     if found is None:
-        ones: list[int] = []
-        _grid_ones(game, s, ones)
-        ones += _space_ones(s, rel)
-        found = np.zeros(BOARD_END - DENSE_END, dtype=np.float32)
-        found[[i - DENSE_END for i in ones]] = 1.0
-        remember(memo, key, found)
-    return found
+        found = remember(memo, key, [i - DENSE_END for i in _space_ones(s, rel)])
+    board[found] = 1.0
+    return board
+
+
+def _cell_rows(game: DadaochengGame) -> np.ndarray:
+    """Per disc and side up (row ``2 * disc + back up``): the cell's ``grid`` row, sun
+    colour, back colour, showing colour (one-hot each) and the back-up flag."""
+    rows = np.zeros((2 * len(game.disc_faces), 16), dtype=np.float32)
+    for d, (sun, back) in enumerate(game.disc_faces):
+        for up in (0, 1):
+            row = rows[2 * d + up]
+            row[sun] = row[5 + back] = row[10 + (back if up else sun)] = 1.0
+            row[15] = up
+    return rows
 
 
 def _seat_row(game: DadaochengGame, s: DadaochengState, p: int, prestige: int) -> list[float]:
@@ -141,29 +155,6 @@ def _seat_row(game: DadaochengGame, s: DadaochengState, p: int, prestige: int) -
         levels[game.ships[ship].level - 1] += 1
     return [1, int(p == s.turn), int(p == s.start_player), *s.hand[p], s.credit[p], s.opium[p],
             s.sign[p], *levels, *s.buildings[p], prestige]
-
-
-def _grid_ones(game: DadaochengGame, s: DadaochengState, ones: list[int]) -> None:
-    """Both faces, the showing colour and the side up of every cell (memoised: the grid
-    stays the same through a whole Stage 4)."""
-    if min(s.cell_disc) < 0:
-        return  # the layout is being placed
-    key = (*s.cell_disc, *s.flipped)
-    cache = game.grid_cache
-    cached = cache.get(key)
-    if cached is None:
-        faces = tuple(game.disc_faces[d] for d in s.cell_disc)
-        shown = showing(faces, s.bits())
-        cached = []
-        for cell, (sun, back) in enumerate(faces):
-            at = OFF["grid"] + 16 * cell
-            cached += (at + sun, at + 5 + back, at + 10 + shown[cell])
-            if s.flipped[cell]:
-                cached.append(at + 15)
-        if len(cache) > 4096:
-            cache.clear()
-        cache[key] = cached
-    ones += cached
 
 
 def _space_ones(s: DadaochengState, rel: dict[int, int]) -> list[int]:
