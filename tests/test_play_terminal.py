@@ -18,6 +18,7 @@ from formosa_envs.cli import main
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import GAMES, make_game
 from formosa_envs.games.dadaocheng.content import COLOURS
+from formosa_envs.tools.narrate import table_zones
 from formosa_envs.tools.play import HumanSeat, parse_choice, play_session
 
 LETTER = {"red": "R", "white": "W", "green": "G", "yellow": "Y", "black": "K"}
@@ -79,20 +80,8 @@ def _table_part(screen: str) -> list[str]:
 
 
 def _zones(lines: list[str]) -> dict[str, list[str]]:
-    """A table's zones: a heading (an unindented line) and its indented lines, keyed by
-    the heading's words before ``:``, `` (`` or `` - `` (a repeated key numbered)."""
-    zones: dict[str, list[str]] = {}
-    key = ""
-    for line in lines:
-        if not line.startswith(" "):
-            base = re.split(r":| \(| - ", line, maxsplit=1)[0]
-            key, k = base, 1
-            while key in zones:
-                k += 1
-                key = f"{base} #{k}"
-            zones[key] = []
-        zones.setdefault(key, []).append(line)
-    return zones
+    """A table's zones, as the compact mode splits them (narrate.table_zones)."""
+    return table_zones(lines)
 
 
 # --- Dadaocheng's grid: both faces ---------------------------------------------------
