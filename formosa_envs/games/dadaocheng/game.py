@@ -53,7 +53,6 @@ class DadaochengGame(OpenGame):
         cfg, n = self.config, self.config.num_players
         self.discs = load_discs(cfg.disc_file)
         self.disc_faces = tuple(d.faces for d in self.discs)
-        self.grid_cache: dict[tuple[int, ...], list[int]] = {}  # observer memo per layout
         self.ships = load_ships(cfg.ship_file)
         self.buildings = load_buildings(cfg.building_file)
         self.temple = load_temple(cfg.board_file)
