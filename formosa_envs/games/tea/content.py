@@ -12,7 +12,7 @@ with printed values either loads or fails with a message naming the bad row.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from formosa_envs.core.content import HistoricalEvent, events_by_year, file_loader
@@ -117,9 +117,10 @@ class Merchant:
     source: str
     note: str = ""
 
-    @property
+    @cached_property
     def icon_index(self) -> int:
-        """The icon's tea code (0 oolong, 1 black, 2 green)."""
+        """The icon's tea code (0 oolong, 1 black, 2 green); worked out once per card (a
+        cached attribute: the card is immutable, and scoring reads it in every loop)."""
         return TEAS.index(self.icon)
 
     def vp(self, quality: int) -> int:

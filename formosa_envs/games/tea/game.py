@@ -42,6 +42,8 @@ class TeaGame(OpenGame):
                          for row in self.board.processing]
         self.tech_top = [len(row.rewards) for row in self.board.technology]
         in_deck = [c for c in self.merchants if self.config.merchant_cards == 28 or c.in_24]
+        self.demands = tuple(c.demand for c in self.merchants)
+        """Each merchant's demand per tea, by card id (the markets' payability test)."""
         self.stage_pools = [[c.id for c in in_deck if c.stage == st] for st in (1, 2, 3)]
         self.payment = markets.CubePayment(self)
         self.card_features = observer.card_table(self)

@@ -78,15 +78,22 @@ def demand_units(demand: Sequence[int]) -> tuple[int, ...]:
 
 def payable_slots(game: TeaGame, s: TeaState, p: int, any_slot: bool) -> list[int]:
     """Display slots whose card ``p`` can pay (rightmost column unless ``any_slot``)."""
-    have = [tea_in_warehouse(s, p, t) for t in range(3)]
+    w = s.warehouse[p]
+    h0, h1, h2 = w[0] + w[1] + w[2], w[3] + w[4] + w[5], w[6] + w[7] + w[8]
+    demands = game.demands
+    cols = _ALL_COLUMNS if any_slot else _RIGHT_COLUMN
     slots = []
     for row, cards in enumerate(s.display):
-        for col, card in enumerate(cards):
-            if card >= 0 and (any_slot or col == RIGHTMOST) and all(
-                    need <= h for need, h in zip(game.merchants[card].demand, have,
-                                                 strict=True)):
-                slots.append(DISPLAY_SLOTS * row + col)
+        for col in cols:
+            card = cards[col]
+            if card >= 0:
+                d0, d1, d2 = demands[card]
+                if d0 <= h0 and d1 <= h1 and d2 <= h2:
+                    slots.append(DISPLAY_SLOTS * row + col)
     return slots
+
+
+_ALL_COLUMNS, _RIGHT_COLUMN = tuple(range(DISPLAY_SLOTS)), (RIGHTMOST,)
 
 
 def domestic_payable(s: TeaState, p: int, kind: int) -> bool:
@@ -94,6 +101,16 @@ def domestic_payable(s: TeaState, p: int, kind: int) -> bool:
     if kind == 3:
         return all(tea_in_warehouse(s, p, t) for t in range(3))
     return tea_in_warehouse(s, p, kind) >= 2
+
+
+def domestic_actions(s: TeaState, p: int) -> list[int]:
+    """The DOMESTIC ids ``p`` can pay for (:func:`domestic_payable` of the 4 kinds)."""
+    w = s.warehouse[p]
+    have = (w[0] + w[1] + w[2], w[3] + w[4] + w[5], w[6] + w[7] + w[8])
+    legal = [A.DOMESTIC0 + k for k in range(3) if have[k] >= 2]
+    if have[0] and have[1] and have[2]:
+        legal.append(A.DOMESTIC0 + 3)
+    return legal
 
 
 # ----- Global Market -------------------------------------------------------------------

@@ -27,7 +27,6 @@ from .state import (
     column_of,
     in_play,
     row_of,
-    tea_in_basket,
     workers_in_row,
 )
 
@@ -66,21 +65,27 @@ def disc_uses(game: TeaGame, s: TeaState, p: int) -> list[int]:
 
 
 def main_actions(game: TeaGame, s: TeaState, p: int) -> list[int]:
-    """Main-action ids legal for ``p`` (TEA-4.2)."""
-    legal = [A.COMPLETE0 + t for t in _completions(game, s, p)]
+    """Main-action ids legal for ``p`` (TEA-4.2), in increasing id order."""
+    pos = s.master_pos[p]
+    legal = []
     workers = s.farmers[p] + s.masters[p]
-    if s.masters[p]:
-        legal += [A.PROCESS0 + t for t in range(3)
-                  if s.master_pos[p][t] < 0 and tea_in_basket(s, p, t)]
-        if s.master_pos[p][SCENTED] < 0 and sum(s.warehouse[p]):
-            legal.append(A.PROCESS0 + SCENTED)
     if workers:
-        legal += [A.HARVEST0 + sp for sp in range(16)
-                  if in_play(s, sp) and s.occupant[sp] < 0]
+        occupant = s.occupant
+        legal = [A.HARVEST0 + sp for sp in game.play_spaces if occupant[sp] < 0]
+    if s.masters[p]:
+        b = s.basket[p]
+        legal += [A.PROCESS0 + t for t in range(3)
+                  if pos[t] < 0 and b[3 * t] + b[3 * t + 1] + b[3 * t + 2]]
+        if pos[SCENTED] < 0 and sum(s.warehouse[p]):
+            legal.append(A.PROCESS0 + SCENTED)
+    last = game.last
+    legal += [A.COMPLETE0 + t for t in range(4) if pos[t] == last[t]]
+    if workers:
         if M.payable_slots(game, s, p, any_slot=s.character[p] == M.JOHN_DODD):
-            legal += [A.GLOBAL0 + g for g in range(3) if p not in s.market[g]]
-        legal += [A.DOMESTIC0 + k for k in range(4) if M.domestic_payable(s, p, k)]
-    return sorted(legal)
+            market = s.market
+            legal += [A.GLOBAL0 + g for g in range(3) if p not in market[g]]
+        legal += M.domestic_actions(s, p)
+    return legal
 
 
 def _turn_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
@@ -172,10 +177,11 @@ def basket_room(s: TeaState, p: int) -> int:
 def _take_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
     cubes, room = s.cubes[d.ctx[0]], basket_room(s, d.player)
     legal = [A.TAKE0 + c for c in range(3) if 0 < cubes[c] <= room]
-    one_each = [min(1, c) for c in cubes]
-    single_colour_takes = [[cubes[c] if k == c else 0 for k in range(3)] for c in range(3)]
-    if 0 < sum(one_each) <= room and one_each not in single_colour_takes:
-        legal.append(A.TAKE0 + A.ONE_EACH)  # R-6: only when it differs from every TAKE[c]
+    colours = (cubes[0] > 0) + (cubes[1] > 0) + (cubes[2] > 0)
+    # R-6: one of each only when it differs from every TAKE[c], i.e. unless the space
+    # holds a single cube (then "one of each" and "all of that colour" are the same take)
+    if 0 < colours <= room and (colours > 1 or sum(cubes) > 1):
+        legal.append(A.TAKE0 + A.ONE_EACH)
     return [A.DONE, *legal] if legal else []
 
 
@@ -331,9 +337,9 @@ def _advanceable(game: TeaGame, s: TeaState, p: int) -> list[int]:
 
 
 def _disc_factories(s: TeaState, p: int, kind: int) -> list[int]:
-    effect = E.DISC_EFFECT[kind]
-    return [t for t in range(3) if s.master_pos[p][t] >= 0
-            and sum(1 for c in s.discs_on[p] if c // 4 == t) < 2
+    effect, pos, on = E.DISC_EFFECT[kind], s.master_pos[p], s.discs_on[p]
+    return [t for t in range(3) if pos[t] >= 0
+            and (len(on) < 2 or sum(1 for c in on if c // 4 == t) < 2)
             and E.first_step_possible(s, p, t, effect)]
 
 
