@@ -60,11 +60,12 @@ def _after(game: Any, state: Any, me: int, action: int) -> float:
     """Value for ``me`` after ``action`` and ``me``'s own follow-up decisions."""
     s = state.clone()
     game.apply_legal_action(s, action)  # one of the legal ids: no need to check it again
+    handlers, stack = game.handlers, s.stack
     while not s.over:
-        d = s.stack[-1]
+        d = stack[-1]
         if d.player != me or d.kind == "turn":
             break
-        legal = game.legal_actions(s)
+        legal = handlers[d.kind].legal(game, s, d)  # game.legal_actions: a seat's frame
         answer = rule(game, s, d, legal)
         if answer in legal:
             game.apply_legal_action(s, answer)

@@ -28,7 +28,13 @@ from typing import Any
 from formosa_envs.core.observer import per_game, remember
 from formosa_envs.games.tea import effects as E
 from formosa_envs.games.tea.flow import final_bonus
-from formosa_envs.games.tea.scoring import GOOD, batch_quality, flavor_bonus, scented_vp
+from formosa_envs.games.tea.scoring import (
+    GOOD,
+    batch_quality,
+    flavor_bonus,
+    icon_multiplier,
+    scented_vp,
+)
 from formosa_envs.games.tea.state import FLAVOR, SCENTED
 
 Contents = tuple[int, int, int, int]   # cubes at WL 0, 1, 2 and in the Flavor area
@@ -150,21 +156,31 @@ def basket_tea_value(game: Any, tea: int, levels: tuple[int, int, int], busy: bo
 
 def warehouse_value(s: Any, me: int, rounds: int) -> float:
     """Warehouse cubes at their worth; in the last round only what can still be sold."""
+    sales = s.farmers[me] + s.masters[me] + s.action_discs[me][0] if not rounds else -1
+    return _warehouse_value(tuple(s.warehouse[me]), rounds, sales)
+
+
+@lru_cache(maxsize=1 << 16)
+def _warehouse_value(warehouse: tuple[int, ...], rounds: int, sales: int) -> float:
+    """:func:`warehouse_value` of a Warehouse's counts (``sales`` read in the last round)."""
     cubes = [WORTH[q] for t in range(3) for q in range(3)
-             for _ in range(s.warehouse[me][3 * t + q])]
+             for _ in range(warehouse[3 * t + q])]
     if rounds:
         return 0.9 * sum(cubes)
-    sales = s.farmers[me] + s.masters[me] + s.action_discs[me][0]
     return sum(sorted(cubes, reverse=True)[:int(2.5 * sales)])
 
 
 def tech_value(game: Any, s: Any, me: int, rounds: int) -> float:
     """Technology levels: a small worth per level, plus icon VP of cards still to come."""
-    from formosa_envs.games.tea.scoring import icon_multiplier
-    total = 0.3 * sum(s.tech[me]) if rounds else 0.0
+    return _tech_value(game, tuple(s.tech[me]), rounds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _tech_value(game: Any, levels: tuple[int, ...], rounds: int) -> float:
+    """:func:`tech_value` of one seat's technology ``levels``."""
+    total = 0.3 * sum(levels) if rounds else 0.0
     for tea, row in enumerate(game.board.technology):
-        total += icon_multiplier(s.tech[me][tea], row.rewards, row.values) \
-            * FUTURE_KEPT * rounds
+        total += icon_multiplier(levels[tea], row.rewards, row.values) * FUTURE_KEPT * rounds
     return total
 
 
