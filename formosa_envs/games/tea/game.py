@@ -56,6 +56,8 @@ class TeaGame(OpenGame):
         for kind in [k for k, h in table.items() if getattr(h, "_legal", None) is not None]:
             table["?" + kind] = effects.deferred_handler(kind)
         self.handlers = table  # type: ignore[misc]
+        self.observer_memos = observer.Memos(self)
+        """The observer's codec and memos of encoded pieces (``observer.Memos``)."""
 
     @property
     def max_chance_outcomes(self) -> int:

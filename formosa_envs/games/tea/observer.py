@@ -19,6 +19,7 @@ an observation costs a few dozen numpy calls, not hundreds.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -166,30 +167,31 @@ class Memos:
         self.display: dict[tuple[int, ...], np.ndarray] = {}
         self.plantation: dict[tuple[int, ...], list[int]] = {}
         self.kept: dict[tuple[int, ...], list[int]] = {}
+        self.rounds: dict[tuple[int, ...], list[int]] = {}
 
 
 def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
-    memos = per_game(game, "tea.memos", lambda: Memos(game))
-    vec = np.zeros(LAYOUT.size, dtype=np.float32)
+    memos = game.observer_memos
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
     dense: list[float] = []
     ones: list[int] = []
+    base = OFF["seat_one_hots"]
     for i, p in enumerate(order):
         dense += _dense_row(game, memos, s, p)
-        ones += _one_hot_columns(s, p, OFF["seat_one_hots"] + i * ONE_HOTS)
+        ones += _one_hot_columns(s, p, base + i * ONE_HOTS)
     dense += [0] * (SEAT_RAW * (S - len(order)))
-    for space in s.cubes:
-        dense += space
+    dense.extend(chain.from_iterable(s.cubes))
     dense += s.bag
     dense += _table_row(s, rel)
     _plantation_ones(game, memos, s, rel, ones)
-    _round_ones(s, ones)
+    ones += _round_ones(memos, s)
     _decision(s, viewer, dense, ones)
+    vec = np.zeros(LAYOUT.size, dtype=np.float32)
     vec[:DENSE_END] = memos.dense.encode_flat(dense)
     vec[DENSE_END:OFF["seat_one_hots"]] = _display(game, memos, s)
-    vec[ones] = 1.0
+    vec[np.array(ones, dtype=np.intp)] = 1.0
     return vec
 
 
@@ -275,7 +277,19 @@ def _plantation_list(game: TeaGame, s: TeaState, rel: dict[int, int]) -> list[in
     return ones
 
 
-def _round_ones(s: TeaState, ones: list[int]) -> None:
+def _round_ones(memos: Memos, s: TeaState) -> list[int]:
+    """Ones of the events, draft, round, phase and player-count pieces (memoised by what
+    they read)."""
+    key = (*s.events, -1, *s.draft_pool, -1, s.round, s.phase, s.num_players)
+    found = memos.rounds.get(key)
+    if found is None:
+        found = remember(memos.rounds, key, _round_list(s))
+    return found
+
+
+def _round_list(s: TeaState) -> list[int]:
+    """Flat indices of the ones of :func:`_round_ones`."""
+    ones: list[int] = []
     base = OFF["events"]
     for k, e in enumerate(s.events):
         ones.append(base + 3 * e)
@@ -286,6 +300,7 @@ def _round_ones(s: TeaState, ones: list[int]) -> None:
     ones += [OFF["draft"] + c for c in s.draft_pool]
     ones += (OFF["round"] + min(s.round, 6) - 1, OFF["phase"] + s.phase,
              OFF["players"] + s.num_players - 2)
+    return ones
 
 
 def _decision(s: TeaState, viewer: int, dense: list[float], ones: list[int]) -> None:

@@ -98,6 +98,18 @@ def _turn_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
     return legal
 
 
+def _turn_is_legal(game: TeaGame, s: TeaState, d: Decision, action: int) -> bool:
+    """Whether ``action`` is among :func:`_turn_legal`'s ids, listing only its own part."""
+    p = d.player
+    if A.ACTION_DISC0 <= action < A.WORKER0:
+        return action in disc_uses(game, s, p)
+    if d.ctx[0]:
+        return action == A.DONE
+    if action == A.PASS:
+        return s.farmers[p] + s.masters[p] == 0
+    return A.HARVEST0 <= action < A.ACTION_DISC0 and action in main_actions(game, s, p)
+
+
 def _turn_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
     p, acted = d.player, d.ctx[0]
     if action in (A.PASS, A.DONE):
@@ -383,7 +395,8 @@ def _bonus_advance_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -
 
 
 HANDLERS = {
-    "turn": FunctionHandler("taking a turn", _turn_apply, _turn_legal),
+    "turn": FunctionHandler("taking a turn", _turn_apply, _turn_legal,
+                            is_legal=_turn_is_legal),
     "resume": FunctionHandler("returning to the turn", _resume_apply),
     "worker": FunctionHandler("choosing a Tea Farmer or a Tea Master", _worker_apply,
                               lambda g, s, d: [A.WORKER0, A.WORKER0 + 1]),
