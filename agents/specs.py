@@ -225,3 +225,12 @@ def _pretrained(spec: str, arg: str, game: str, seed: int | None) -> Agent:
 
 
 register_agent_kind("pretrained", _pretrained, "pretrained[:GAME][:az[:N]]")
+
+
+def _afterstate(spec: str, arg: str, game: str, seed: int | None) -> Agent:
+    from .afterstate import build_afterstate
+    return build_afterstate(spec, arg, game, seed)
+
+
+register_agent_kind("afterstate", _afterstate, "afterstate:PATH.npz[:K]",
+                    label=lambda arg: Path(arg.split(":")[0]).stem)

@@ -1,9 +1,11 @@
-"""``formosa train GAME [--backend sb3|rllib|jax] ...``: the training command.
+"""``formosa train GAME [--backend sb3|rllib|jax|afterstate] ...``: the training command.
 
 It hands the run to its pipeline by ``--backend``: ``sb3`` (default) and ``rllib`` run
 the PPO job (:mod:`formosa_envs.training.ppo.train`, :mod:`~formosa_envs.training.ppo.
 train_rllib`), ``jax`` the jitted self-play PPO of the JAX Flowers engine
-(:mod:`formosa_envs.training.jax.train`). Each reads its own flags (``-h``); the
+(:mod:`formosa_envs.training.jax.train`), ``afterstate`` the learned evaluator of the
+heuristic's candidate moves trained on play-out labels
+(:mod:`formosa_envs.training.afterstate.run`). Each reads its own flags (``-h``); the
 pipeline is imported only once chosen, so a missing extra is named in one line.
 """
 
@@ -16,7 +18,8 @@ from formosa_envs.tools.console import run_console
 
 BACKENDS = {"sb3": "formosa_envs.training.ppo.train",
             "rllib": "formosa_envs.training.ppo.train_rllib",
-            "jax": "formosa_envs.training.jax.train"}
+            "jax": "formosa_envs.training.jax.train",
+            "afterstate": "formosa_envs.training.afterstate.run"}
 """``--backend`` -> the module whose ``main(argv)`` runs the job."""
 
 

@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="TOML file (default training/configs/<game>.toml)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    parser.add_argument("--backend", choices=("sb3", "rllib", "jax"), default="sb3",
+    parser.add_argument("--backend", choices=("sb3", "rllib", "jax", "afterstate"), default="sb3",
                         help="sb3: MaskablePPO in this process (default); rllib: Ray RLlib "
                              "(python -m formosa_envs.training.ppo.train_rllib -h for its "
                              "flags); jax: "

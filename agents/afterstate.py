@@ -1,0 +1,194 @@
+"""The learned afterstate evaluator: the heuristic's own candidates, scored by a network.
+
+Spec ``afterstate:PATH.npz[:K]``. At a decision where the search heuristic weighs whole
+moves (:mod:`formosa_envs.agents.candidates`: a Formosa Tea turn), the agent builds the
+same afterstates the heuristic builds, keeps the ``K`` the heuristic values most (default:
+the file's ``top_k``), encodes each one from the deciding seat's view
+(:func:`afterstate_features`) and scores them all in one batched numpy forward pass; it
+plays the move whose afterstate has the best predicted final score margin plus
+``win_weight`` times its predicted win probability. Everywhere else it plays the
+heuristic's own answer. This is rollout policy improvement (Tesauro & Galperin 1996)
+amortised: the network is trained on heuristic play-out outcomes of sibling afterstates
+(:mod:`formosa_envs.training.afterstate`), so it ranks the heuristic's candidates by what
+the play-outs say instead of by the heuristic's hand-made value.
+
+The file is an exported formosa network (:mod:`formosa_envs.agents.network`: ``w0, b0, ...,
+w_out, b_out`` and ``activation``) whose two outputs are the margin (in units of
+``margin_scale`` VP) and the win logit, plus an ``evaluator`` array holding its JSON
+description (:data:`FORMAT`, the game, the feature size, ``margin_scale``, ``top_k``,
+``win_weight``). It is read like every agent file (regular files within the cap, no
+pickles) and checked against the game before the first move.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import StateAgent
+from .candidates import VALUES, Candidate, candidate_generator
+from .heuristics import HeuristicAgent
+from .network import Network
+from .policy import PolicyFileError, read_archive
+from .specs import AgentSpecError, int_arg
+
+FORMAT = "formosa-afterstate/1"
+EXTRA_FEATURES = 4
+"""Features after the observation: the seat's heuristic value, the best other seat's and
+their difference (VP / 100, the difference / 20), and the seat count / 4."""
+
+
+def afterstate_features(game: Any, game_name: str, after: Any, me: int) -> np.ndarray:
+    """The network input of afterstate ``after`` from seat ``me``'s view: its observation
+    (egocentric, what ``me`` may see) and the heuristic's values of the seats."""
+    obs = np.asarray(game.observe(after, me), dtype=np.float32)
+    values = VALUES[game_name](game, after)
+    mine = values[me]
+    best_other = max((v for i, v in enumerate(values) if i != me), default=mine)
+    extra = np.array([mine / 100.0, best_other / 100.0, (mine - best_other) / 20.0,
+                      game.num_players / 4.0], dtype=np.float32)
+    return np.concatenate([obs, extra])
+
+
+@dataclass(frozen=True)
+class EvaluatorInfo:
+    """The JSON description stored in an evaluator file."""
+
+    game: str
+    feature_size: int
+    margin_scale: float
+    top_k: int
+    win_weight: float
+
+    @classmethod
+    def parse(cls, text: str, path: str) -> EvaluatorInfo:
+        """Read and check the ``evaluator`` array's text; :class:`PolicyFileError` if bad."""
+        try:
+            meta = json.loads(text)
+            if meta.get("format") != FORMAT:
+                raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
+            info = cls(str(meta["game"]), int(meta["feature_size"]),
+                       float(meta["margin_scale"]), int(meta["top_k"]),
+                       float(meta["win_weight"]))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise PolicyFileError(f"{path}: not an afterstate evaluator file ({exc})") from None
+        if info.top_k < 1 or not info.margin_scale > 0:
+            raise PolicyFileError(f"{path}: top_k must be >= 1 and margin_scale > 0")
+        return info
+
+    def to_text(self) -> str:
+        """The JSON text stored in the file."""
+        return json.dumps({"format": FORMAT, **self.__dict__}, sort_keys=True)
+
+
+class AfterstateEvaluator:
+    """A loaded evaluator: the numpy network and its description."""
+
+    def __init__(self, network: Network, info: EvaluatorInfo, path: str) -> None:
+        outputs = network.layers[-1][0].shape[0]
+        inputs = network.layers[0][0].shape[1]
+        if outputs != 2 or inputs != info.feature_size:
+            raise PolicyFileError(f"{path}: an evaluator maps {info.feature_size} features to 2 "
+                                  f"outputs; this network maps {inputs} to {outputs}")
+        self.network, self.info, self.path = network, info, path
+
+    @classmethod
+    def load(cls, path: str | Path) -> AfterstateEvaluator:
+        """Read an evaluator file (refusals as :class:`PolicyFileError`, naming the path)."""
+        arrays = read_archive(Path(path), "evaluator")
+        if "evaluator" not in arrays:
+            raise PolicyFileError(f"{path}: not an afterstate evaluator file (no 'evaluator' "
+                                  "array; policy:/az: play exported policies)")
+        info = EvaluatorInfo.parse(str(arrays.pop("evaluator")), str(path))
+        return cls(Network.from_arrays(arrays, str(path)), info, str(path))
+
+    def predict(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Predicted margin (VP) and win probability of each row of ``features``."""
+        out = rowwise_forward(self.network.layers, features)
+        margin = out[:, 0] * self.info.margin_scale
+        win = 1.0 / (1.0 + np.exp(-out[:, 1]))
+        return margin, win
+
+    def check_game(self, game_name: str, game: Any) -> None:
+        """Refuse a game other than the one the evaluator was trained for."""
+        size = game.observation_size + EXTRA_FEATURES
+        if game_name != self.info.game or size != self.info.feature_size:
+            raise PolicyFileError(
+                f"{self.path}: an evaluator for {self.info.game} ({self.info.feature_size} "
+                f"features) cannot play {game_name} ({size} features)")
+
+
+def rowwise_forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
+    """The ReLU MLP on a small batch, one matrix-vector product per row and layer.
+
+    At the 4-16 rows a decision scores, a matrix-matrix product hands the work to the BLAS
+    thread pool, which on a busy 2-core machine costs several times the arithmetic
+    (measured: 0.8 ms against 0.18 ms per row loop for the first layer at 6 rows);
+    matrix-vector products stay on the calling thread.
+    """
+    rows = [np.asarray(r, dtype=np.float32) for r in x]
+    for i, (w, b) in enumerate(layers):
+        rows = [w @ r + b for r in rows]
+        if i < len(layers) - 1:
+            rows = [np.maximum(r, 0.0) for r in rows]
+    return np.stack(rows)
+
+
+class AfterstateAgent(StateAgent):
+    """The heuristic's candidates ranked by a learned evaluator (module docstring)."""
+
+    name = "afterstate"
+
+    def __init__(self, game_name: str, evaluator: AfterstateEvaluator, top_k: int | None = None,
+                 seed: int | None = None) -> None:
+        self.game_name = game_name
+        self.evaluator = evaluator
+        self.top_k = top_k or evaluator.info.top_k
+        self.generate = candidate_generator(game_name)
+        self.heuristic = HeuristicAgent(game_name, seed=seed)
+        self._checked = False
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """The best-scored candidate, or the heuristic's answer where it has no candidates."""
+        if not self._checked:
+            self.evaluator.check_game(self.game_name, game)
+            self._checked = True
+        me = game.current_player(state)
+        candidates = self.generate(game, state, me)
+        if not candidates:
+            return self.heuristic.act_on_state(game, state)
+        return self.choose(game, candidates, me).action
+
+    def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
+        """The candidate of the best score among the heuristic's top ``top_k``."""
+        top = top_candidates(candidates, self.top_k)
+        features = np.stack([afterstate_features(game, self.game_name, c.after, me)
+                             for c in top])
+        margin, win = self.evaluator.predict(features)
+        score = margin + self.evaluator.info.win_weight * win
+        return top[int(np.argmax(score))]
+
+
+def top_candidates(candidates: list[Candidate], k: int) -> list[Candidate]:
+    """The ``k`` candidates of highest heuristic value, best first (stable on ties)."""
+    order = sorted(range(len(candidates)), key=lambda i: -candidates[i].value)
+    return [candidates[i] for i in order[:k]]
+
+
+def build_afterstate(spec: str, arg: str, game: str, seed: int | None) -> AfterstateAgent:
+    """The agent of spec ``afterstate:PATH.npz[:K]``."""
+    path, sep, k_text = arg.rpartition(":")
+    if not sep or not k_text.isdigit():
+        path, k_text = arg, ""
+    if not path:
+        raise AgentSpecError(f"agent spec {spec!r} needs a path: afterstate:PATH.npz[:K]")
+    top_k = int_arg(spec, k_text, 0) if k_text else None
+    try:
+        candidate_generator(game)
+    except ValueError as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: {exc}") from None
+    return AfterstateAgent(game, AfterstateEvaluator.load(path), top_k, seed)

@@ -1,0 +1,168 @@
+"""The afterstate evaluator agent and its candidates (agents/afterstate.py,
+agents/candidates.py): numpy only, no torch."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents.afterstate import (
+    EXTRA_FEATURES,
+    FORMAT,
+    AfterstateAgent,
+    afterstate_features,
+    rowwise_forward,
+    top_candidates,
+)
+from formosa_envs.agents.candidates import Candidate, candidate_generator, tea_candidates
+from formosa_envs.agents.heuristics import HeuristicAgent
+from formosa_envs.agents.network import Network
+from formosa_envs.agents.policy import PolicyFileError
+
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.games import make_game
+
+
+def write_evaluator(path: Path, game_name: str = "tea", seed: int = 0, hidden: int = 8,
+                    feature_size: int | None = None, **meta: object) -> Path:
+    """A random evaluator file in the shipped format (what training exports)."""
+    game = make_game(game_name, num_players=2)
+    size = feature_size or game.observation_size + EXTRA_FEATURES
+    rng = np.random.default_rng(seed)
+    info = {"format": FORMAT, "game": game_name, "feature_size": size, "margin_scale": 20.0,
+            "top_k": 4, "win_weight": 0.0, **meta}
+    np.savez(path, w0=rng.normal(size=(hidden, size)).astype(np.float32),
+             b0=np.zeros(hidden, np.float32),
+             w_out=rng.normal(size=(2, hidden)).astype(np.float32),
+             b_out=np.zeros(2, np.float32), activation=np.array("relu"),
+             evaluator=np.array(json.dumps(info)))
+    return path
+
+
+def _turn_states(num: int = 12, seed: int = 3) -> tuple[object, list[object]]:
+    """Tea states at turns with a choice, reached by heuristic self-play."""
+    game = make_game("tea", num_players=2)
+    agents = [HeuristicAgent("tea", seed=i) for i in range(2)]
+    rng, state, found = np.random.default_rng(seed), game.new_initial_state(), []
+    while not game.is_terminal(state) and len(found) < num:
+        seat = game.current_player(state)
+        if seat == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        if tea_candidates(game, state, seat):
+            found.append(state.clone())
+        game.apply_action(state, agents[seat].act_on_state(game, state))
+    return game, found
+
+
+def test_candidates_are_the_heuristics_own_moves_and_values() -> None:
+    """One candidate per legal move; the best by value is the heuristic's own choice."""
+    game, states = _turn_states()
+    assert len(states) == 12
+    for state in states:
+        me = game.current_player(state)
+        rows = tea_candidates(game, state, me)
+        assert [c.action for c in rows] == game.legal_actions(state)
+        choice = HeuristicAgent("tea", seed=0).act_on_state(game, state)
+        best = max(c.value for c in rows)
+        assert next(c.value for c in rows if c.action == choice) == pytest.approx(best, abs=1e-5)
+        for c in rows:  # an afterstate stops before another seat's decision or a draw
+            assert c.after.over or game.current_player(c.after) != me \
+                or c.after.stack[-1].kind == "turn"
+
+
+def test_no_candidates_where_the_heuristic_answers_by_rule() -> None:
+    """Decisions other than a turn (a harvest take, a lowering...) get None."""
+    game = make_game("tea", num_players=2)
+    agents = [HeuristicAgent("tea", seed=i) for i in range(2)]
+    rng, state, kinds = np.random.default_rng(0), game.new_initial_state(), set()
+    while not game.is_terminal(state) and len(kinds) < 4:
+        seat = game.current_player(state)
+        if seat == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        kind = state.stack[-1].kind
+        if kind != "turn":
+            assert tea_candidates(game, state, seat) is None
+            kinds.add(kind)
+        game.apply_action(state, agents[seat].act_on_state(game, state))
+    assert len(kinds) == 4
+    with pytest.raises(ValueError, match="no afterstate candidates for game 'flowers'"):
+        candidate_generator("flowers")
+
+
+def test_top_candidates_keep_the_heuristic_order() -> None:
+    rows = [Candidate(a, None, v) for a, v in [(1, 0.5), (2, 3.0), (3, 3.0), (4, -1.0)]]
+    assert [c.action for c in top_candidates(rows, 3)] == [2, 3, 1]
+
+
+def test_features_are_the_seat_view_and_the_values() -> None:
+    game, states = _turn_states(2)
+    state, me = states[0], game.current_player(states[0])
+    x = afterstate_features(game, "tea", state, me)
+    assert x.shape == (game.observation_size + EXTRA_FEATURES,)
+    np.testing.assert_array_equal(x[:game.observation_size], game.observe(state, me))
+    assert x[-1] == pytest.approx(0.5)
+
+
+def test_rowwise_forward_matches_the_network(tmp_path: Path) -> None:
+    path = write_evaluator(tmp_path / "e.npz", hidden=16)
+    with np.load(path, allow_pickle=False) as npz:
+        arrays = {k: npz[k] for k in npz.files if k != "evaluator"}
+    net = Network.from_arrays(arrays)
+    x = np.random.default_rng(1).random((5, arrays["w0"].shape[1]), dtype=np.float32)
+    np.testing.assert_allclose(rowwise_forward(net.layers, x), net.logits(x), rtol=1e-4,
+                               atol=1e-4)
+
+
+def test_the_agent_plays_whole_games_the_same_way_twice(tmp_path: Path) -> None:
+    path = write_evaluator(tmp_path / "e.npz")
+    from formosa_envs.tools.simulate import play_game
+    game = make_game("tea", num_players=2)
+    runs = []
+    for _ in range(2):
+        agents = [make_agent(f"afterstate:{path}", "tea", 5), make_agent("heuristic", "tea", 6)]
+        runs.append(play_game(game, agents, seed=11))
+    assert runs[0] == runs[1]
+
+
+def test_the_evaluator_changes_the_choice(tmp_path: Path) -> None:
+    """Two random evaluators disagree with the heuristic somewhere: the net decides."""
+    game, states = _turn_states(12)
+    heuristic = HeuristicAgent("tea", seed=0)
+    moves = {seed: [make_agent(f"afterstate:{write_evaluator(tmp_path / f'{seed}.npz', seed=seed)}",
+                               "tea", 0).act_on_state(game, s) for s in states]
+             for seed in (1, 2)}
+    plain = [heuristic.act_on_state(game, s) for s in states]
+    assert moves[1] != plain or moves[2] != plain
+
+
+def test_spec_width_and_refusals(tmp_path: Path) -> None:
+    path = write_evaluator(tmp_path / "e.npz")
+    agent = make_agent(f"afterstate:{path}:2", "tea", 0)
+    assert isinstance(agent, AfterstateAgent) and agent.top_k == 2
+    assert make_agent(f"afterstate:{path}", "tea", 0).top_k == 4
+    with pytest.raises(AgentSpecError, match="needs a path"):
+        make_agent("afterstate:", "tea", 0)
+    with pytest.raises(AgentSpecError, match="no afterstate candidates for game 'flowers'"):
+        make_agent(f"afterstate:{path}", "flowers", 0)
+    with pytest.raises(PolicyFileError, match="no 'evaluator' array"):
+        np.savez(tmp_path / "p.npz", w0=np.ones((2, 3), np.float32), b0=np.zeros(2, np.float32),
+                 w_out=np.ones((2, 2), np.float32), b_out=np.zeros(2, np.float32),
+                 activation=np.array("relu"))
+        make_agent(f"afterstate:{tmp_path / 'p.npz'}", "tea", 0)
+    with pytest.raises(PolicyFileError, match="not an afterstate evaluator file"):
+        make_agent(f"afterstate:{write_evaluator(tmp_path / 'f.npz', format='x/1')}", "tea", 0)
+    with pytest.raises(AgentSpecError, match="no file|not found|does not exist"):
+        make_agent(f"afterstate:{tmp_path / 'missing.npz'}", "tea", 0)
+
+
+def test_a_file_for_other_features_is_refused_before_the_first_move(tmp_path: Path) -> None:
+    path = write_evaluator(tmp_path / "e.npz", feature_size=50)
+    game, states = _turn_states(1)
+    agent = make_agent(f"afterstate:{path}", "tea", 0)
+    with pytest.raises(PolicyFileError, match="50 features.*cannot play tea"):
+        agent.act_on_state(game, states[0])

@@ -1,0 +1,155 @@
+"""Play-out labels of the heuristic's sibling afterstates.
+
+Game ``g`` is heuristic self-play from its own seeds (:func:`game_seeds`: chance 64-bit
+with bit 63 set, never a tournament deal). At a share ``label_rate`` of the decisions where
+the heuristic weighs whole moves (:func:`formosa_envs.agents.candidates.candidate_generator`),
+the ``top_k`` candidates it values most are each played out ``playouts`` times to the end of
+the game by the heuristic in every seat. Siblings share their play-out seeds (common random
+numbers: the same draws and tie-breaks after each sibling), so the differences between
+their labels measure the moves, not the luck. Each labelled candidate is one row:
+
+* ``x``: :func:`formosa_envs.agents.afterstate.afterstate_features` of the afterstate from the
+  decider's view (float16);
+* ``margin``: the decider's final score less the best other seat's (VP; solo: the score),
+  averaged over the play-outs; ``win``: its win share (ties split), averaged;
+* ``decision``: the decision's number (rows of one decision are siblings), ``game``, and
+  ``rank``: the candidate's place in the heuristic's own order (0: the heuristic's move).
+
+The heuristic's move is then played and the game goes on, so the labelled positions are the
+ones the heuristic reaches.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+import numpy as np
+from formosa_envs.agents.afterstate import afterstate_features, top_candidates
+from formosa_envs.agents.candidates import candidate_generator
+from formosa_envs.agents.heuristics import HeuristicAgent
+
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.games import make_game
+from formosa_envs.tools.progress import ProgressBar
+
+from .config import AfterstateConfig
+
+LABEL_STREAM = 0xAF7E  # spawn-key tag of the label seeds (any fixed value; kept so data reproduce)
+ROW_KEYS = ("x", "margin", "win", "decision", "game", "rank")
+
+
+def game_seeds(seed: int, g: int, num_players: int) -> tuple[int, list[int], int]:
+    """Game ``g``'s chance seed (64-bit, bit 63 set), its seats' agent seeds and the seed of
+    its label sampling and play-outs."""
+    root = np.random.SeedSequence(seed, spawn_key=(LABEL_STREAM, g))
+    chance, agents, labels = root.spawn(3)
+    value = int(chance.generate_state(1, np.uint64)[0]) | (1 << 63)
+    return (value, [int(s) for s in agents.generate_state(num_players)],
+            int(labels.generate_state(1, np.uint64)[0]))
+
+
+def play_out(game: Any, game_name: str, after: Any, me: int, seed: int,
+             playouts: int) -> tuple[float, float]:
+    """Mean final margin and win share of seat ``me`` over heuristic play-outs of ``after``."""
+    margins, wins = [], []
+    for p in range(playouts):
+        seeds = np.random.SeedSequence(seed, spawn_key=(p,)).generate_state(
+            game.num_players + 1, np.uint64)
+        rng = np.random.default_rng(int(seeds[0]))
+        agents = [HeuristicAgent(game_name, seed=int(s)) for s in seeds[1:]]
+        s = after.clone()
+        while not game.is_terminal(s) and s.decisions < game.max_game_length:
+            seat = game.current_player(s)
+            if seat == CHANCE:
+                game.resolve_chance(s, rng)
+            else:
+                game.apply_legal_action(s, agents[seat].act_on_state(game, s))
+        scores = game.scores(s)
+        others = [v for i, v in enumerate(scores) if i != me]
+        margins.append(scores[me] - (max(others) if others else 0.0))
+        wins.append(game.win_shares(s)[me])
+    return float(np.mean(margins)), float(np.mean(wins))
+
+
+def label_game(config: AfterstateConfig, game_name: str, g: int) -> dict[str, list]:
+    """Play game ``g`` and label its sampled decisions (module docstring)."""
+    game = make_game(game_name, num_players=config.num_players)
+    generate = candidate_generator(game_name)
+    chance_seed, agent_seeds, label_seed = game_seeds(config.seed, g, config.num_players)
+    agents = [HeuristicAgent(game_name, seed=s) for s in agent_seeds]
+    rng, labels = np.random.default_rng(chance_seed), np.random.default_rng(label_seed)
+    rows: dict[str, list] = {k: [] for k in ROW_KEYS}
+    state, decision = game.new_initial_state(), 0
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
+        seat = game.current_player(state)
+        if seat == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        candidates = generate(game, state, seat)
+        if candidates and labels.random() < config.label_rate:
+            seed = int(labels.integers(2**63))
+            for rank, c in enumerate(top_candidates(candidates, config.top_k)):
+                margin, win = play_out(game, game_name, c.after, seat, seed, config.playouts)
+                row = (afterstate_features(game, game_name, c.after, seat).astype(np.float16),
+                       margin, win, decision, g, rank)
+                for key, value in zip(ROW_KEYS, row, strict=True):
+                    rows[key].append(value)
+            decision += 1
+        game.apply_legal_action(state, agents[seat].act_on_state(game, state))
+    return rows
+
+
+def label_chunk(config: AfterstateConfig, game_name: str, games: list[int]
+                ) -> dict[str, np.ndarray]:
+    """The labelled rows of ``games`` as arrays (decisions numbered per game)."""
+    parts = [label_game(config, game_name, g) for g in games]
+    return _arrays(parts)
+
+
+def _arrays(parts: list[dict[str, list]]) -> dict[str, np.ndarray]:
+    dtypes = {"margin": np.float32, "win": np.float32, "decision": np.int64,
+              "game": np.int32, "rank": np.int16}
+    out = {}
+    for key in ROW_KEYS:
+        values = [v for part in parts for v in part[key]]
+        out[key] = np.stack(values) if key == "x" and values else \
+            np.asarray(values, dtype=dtypes.get(key, np.float16))
+    return out
+
+
+def generate_labels(config: AfterstateConfig, game_name: str, show_progress: bool = True
+                    ) -> dict[str, np.ndarray]:
+    """Label ``config.games`` games in ``config.workers`` processes; rows in game order,
+    ``decision`` made unique across games."""
+    chunks = [list(range(i, min(i + config.chunk, config.games)))
+              for i in range(0, config.games, config.chunk)]
+    bar = ProgressBar(config.games, f"{game_name} play-out labels (games)",
+                      enabled=show_progress)
+    done: dict[int, dict[str, np.ndarray]] = {}
+    try:
+        if config.workers == 1:
+            for i, chunk in enumerate(chunks):
+                done[i] = label_chunk(config, game_name, chunk)
+                bar.update(sum(len(chunks[j]) for j in done))
+        else:
+            with ProcessPoolExecutor(max_workers=min(config.workers, len(chunks))) as pool:
+                futures = {pool.submit(label_chunk, config, game_name, c): i
+                           for i, c in enumerate(chunks)}
+                for future in as_completed(futures):
+                    done[futures[future]] = future.result()
+                    bar.update(sum(len(chunks[j]) for j in done))
+    finally:
+        bar.close()
+    return merge([done[i] for i in range(len(chunks))])
+
+
+def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Concatenate label arrays; ``decision`` becomes unique (game-major numbering)."""
+    parts = [p for p in parts if len(p["margin"])]
+    if not parts:
+        raise ValueError("no decision was labelled: raise games or label_rate")
+    out = {k: np.concatenate([p[k] for p in parts]) for k in ROW_KEYS}
+    key = out["game"].astype(np.int64) * 100_000 + out["decision"]
+    _, out["decision"] = np.unique(key, return_inverse=True)
+    return out
