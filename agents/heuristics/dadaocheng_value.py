@@ -16,10 +16,8 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from formosa_envs.games.dadaocheng import actions as A
@@ -28,6 +26,8 @@ from formosa_envs.games.dadaocheng.events import current_event
 from formosa_envs.games.dadaocheng.scoring import mansion_vp
 from formosa_envs.games.dadaocheng.shop import building_cost, ship_cost, store_spaces
 from formosa_envs.games.dadaocheng.state import BOUGHT0, ROUNDS, USED_MARKETS
+
+from .dadaocheng_tree import Tree, chosen, cube_codes, decode, purchase_tree
 
 Hand = tuple[int, ...]   # cubes per colour (red, white, green, yellow, black)
 PRUNE_EPS = 1e-9
@@ -91,74 +91,10 @@ def _max_required(game: Any) -> int:
     return max(ship.required for ship in game.ships)
 
 
-Tree = tuple[list[tuple[int, ...]], list[float], list[int], list[float]]
-
-
-@lru_cache(maxsize=64)
-def _purchase_tree(items: tuple[Item, ...]) -> Tree:
-    """Every purchase set of ``items`` in search order, as parallel lists: its total cost,
-    its worth, where to go on when the hand cannot pay it (see :func:`_tree_shape`), and
-    the most any set skipped with it is worth. A set adds ``k + 1`` of one item to its
-    parent: its worth is the parent's plus ``values[k]`` (the worth of k + 1 of it)."""
-    counts = tuple(len(it.values) for it in items)
-    shape, totals = _tree_shape(counts), _tree_costs(tuple(it.cost for it in items), counts)
-    worths: list[float] = []
-    for parent, (j, k) in zip(shape[0], shape[1], strict=True):
-        worths.append((worths[parent] if parent >= 0 else 0.0) + items[j].values[k])
-    reach = [max(worths[i + 1:skip], default=-math.inf) for i, skip in enumerate(shape[2])]
-    return totals, worths, shape[2], reach
-
-
-@lru_cache(maxsize=64)
-def _tree_costs(costs: tuple[tuple[int, ...], ...], counts: tuple[int, ...]
-                ) -> list[tuple[int, ...]]:
-    """Each set's total cost: its parent's plus ``k + 1`` times its item's."""
-    parents, picks, _ = _tree_shape(counts)
-    totals: list[tuple[int, ...]] = []
-    for parent, (j, k) in zip(parents, picks, strict=True):
-        cost = totals[parent] if parent >= 0 else (0, 0, 0, 0)
-        totals.append(tuple(a + (k + 1) * b for a, b in zip(cost, costs[j], strict=True)))
-    return totals
-
-
 def _chosen(items: Sequence[Item], node: int) -> tuple[Item, ...]:
-    """The items of set ``node`` of :func:`_purchase_tree`, in the order they were added."""
-    parents, picks, _ = _tree_shape(tuple(len(it.values) for it in items))
-    out: list[Item] = []
-    while node >= 0:
-        j, k = picks[node]
-        out[:0] = [items[j]] * (k + 1)
-        node = parents[node]
-    return tuple(out)
-
-
-@lru_cache(maxsize=64)
-def _tree_shape(counts: tuple[int, ...]) -> tuple[list[int], list[tuple[int, int]], list[int]]:
-    """The purchase sets of items buyable ``counts`` times each, in search order: the set
-    each extends (-1: none), the (item j, count - 1) it adds, and where to go on.
-
-    Sets grow depth first: item ``j`` is added 1, 2, ... times, each followed by the sets
-    that add items after ``j``. A cost the hand cannot pay stays unpayable when items are
-    added, so an unpayable set skips its own extensions and the larger counts of its item.
-    """
-    parents: list[int] = []
-    picks: list[tuple[int, int]] = []
-    skips: list[int] = []
-
-    def grow(i: int, parent: int) -> None:
-        for j in range(i, len(counts)):
-            group = []
-            for k in range(counts[j]):
-                group.append(len(parents))
-                parents.append(parent)
-                picks.append((j, k))
-                skips.append(-1)
-                grow(j + 1, len(parents) - 1)
-            for g in group:
-                skips[g] = len(parents)
-
-    grow(0, -1)
-    return parents, picks, skips
+    """The items of set ``node`` of the purchase tree, in the order they were added."""
+    picks = chosen(tuple(len(it.values) for it in items), node)
+    return tuple(items[j] for j, times in picks for _ in range(times))
 
 
 class Valuer:
@@ -308,32 +244,42 @@ class Valuer:
             self._memo[key] = found
         return found
 
+    def _tree(self) -> Tree:
+        """The purchase tree of the items (kept in the memo shared by the signature)."""
+        tree = self._memo.get("tree")
+        if tree is None:
+            tree = self._memo["tree"] = purchase_tree([it.cost for it in self.items],
+                                                      [it.values for it in self.items])
+        return tree
+
     def plan(self, hand: Hand) -> tuple[float, tuple[Item, ...], tuple[int, int, int]]:
         """(worth, items, (Markets, 2-for-1s, black units)) of the best purchase set.
 
-        The sets are tried in the order of :func:`_purchase_tree` (the first best wins). What
-        a cover keeps is worth at most what the whole hand keeps, so once no set skipped with
-        a set can beat the best even keeping all of it, those sets are passed over.
+        The sets are tried in the order of :func:`.dadaocheng_tree.purchase_tree` (the first
+        best wins). What a cover keeps is worth at most what the whole hand keeps, so once
+        no set skipped with a set can beat the best even keeping all of it, those sets are
+        passed over; a payable set that cannot beat it so is not covered at all.
         """
         whole = self.keep(hand)
         best, at = (whole, (0, 0, 0)), -1
-        totals, worths, skips, reach = _purchase_tree(tuple(self.items))
-        memo, cover = self._cubes, self._cover
-        h0, h1, h2, h3, black = hand
+        totals, worths, skips, reach, top = self._tree()
+        memo, cover, payable = self._cubes, self._cover, self._payable
+        c0, c1, c2, c3 = (cube_codes(0, hand[0], top, hand[BLACK]), cube_codes(1, hand[1], top),
+                          cube_codes(2, hand[2], top), cube_codes(3, hand[3], top))
         i, n = 0, len(totals)
         while i < n:
             t0, t1, t2, t3 = totals[i]
-            short = ((t0 - h0 if t0 > h0 else 0) + (t1 - h1 if t1 > h1 else 0)
-                     + (t2 - h2 if t2 > h2 else 0) + (t3 - h3 if t3 > h3 else 0))
-            key = ((h0 - t0 if h0 > t0 else 0, h1 - t1 if h1 > t1 else 0,
-                    h2 - t2 if h2 > t2 else 0, h3 - t3 if h3 > t3 else 0, black), short)
+            key = c0[t0] + c1[t1] + c2[t2] + c3[t3]   # the spare cubes and missing units
             found = memo.get(key, memo)
             if found is memo:
-                found = memo[key] = cover(*key)
+                if worths[i] + whole > best[0]:
+                    found = memo[key] = cover(*decode(key))
+                elif not payable(*decode(key)):
+                    found = memo[key] = None
             if found is None:
                 i = skips[i]
                 continue
-            if worths[i] + found[0] > best[0]:
+            if found is not memo and worths[i] + found[0] > best[0]:
                 best, at = (worths[i] + found[0], found[1]), i
             i = skips[i] if reach[i] + whole < best[0] - PRUNE_EPS else i + 1
         return best[0], _chosen(self.items, at), best[1]
@@ -347,27 +293,40 @@ class Valuer:
             self._cubes[key] = self._cover(spare, short)
         return self._cubes[key]
 
+    def _payable(self, spare: Hand, short: int) -> bool:
+        """Whether :meth:`_cover` finds a way (paying the most black units is the easiest:
+        each saves at least one cube of feed for the one cube it spends)."""
+        if not short:
+            return True
+        black = min(short, spare[BLACK])
+        if black < 0:
+            return False
+        rest = short - black
+        feed = 2 * rest - min(self.markets, rest)
+        return sum(spare) - black >= feed
+
     def _cover(self, spare: Hand, short: int) -> tuple[float, tuple[int, int, int]] | None:
         """Cover ``short`` missing units from the ``spare`` cubes: Markets first, then each
         split between black payments and 2-for-1 exchanges fed with the cheapest cubes."""
         if not short:
             return self.keep(spare), (0, 0, 0)
         best = None
+        total, markets, keep, opium = sum(spare), self.markets, self.keep, self.opium_cost
         for black in range(min(short, spare[BLACK]) + 1):
             rest = short - black
-            market = min(self.markets, rest)
+            market = markets if markets < rest else rest
             feed = market + 2 * (rest - market)
+            if total - black < feed:
+                continue
             pool = list(spare)
             pool[BLACK] -= black
-            if sum(n for n in pool if n > 0) < feed:
-                continue
             for c in self._fodder:
                 if feed <= 0:
                     break
-                take = min(feed, max(0, pool[c]))
+                take = feed if feed < pool[c] else pool[c]
                 pool[c] -= take
                 feed -= take
-            worth = self.keep(pool) - black * self.opium_cost
+            worth = keep(pool) - black * opium
             if best is None or worth > best[0]:
                 best = (worth, (market, rest - market, black))
         return best
