@@ -53,6 +53,11 @@ def _has_line(cur: np.ndarray) -> np.ndarray:
 _LINE_MASK = np.array([[c in line for c in range(16)] for line in LINES])
 _LINE_SPACES = np.array([list(sp) + [-1] * (2 - len(sp)) for sp in SPACES_OF_LINE])
 _PLACES = np.int64(1) << (np.arange(16, dtype=np.int64) * 3)
+_POW4 = 4 ** np.arange(5, dtype=np.int64)
+_DECODE = np.array([[code // 4 ** c % 4 for c in range(5)] for code in range(4 ** 5)],
+                   dtype=np.int64)
+"""A storehouse space as one int, its cubes of colour c in base-4 digit c; the cubes."""
+_CUBES = _DECODE.sum(axis=1)
 
 
 def _pack(cur: np.ndarray) -> np.ndarray:
@@ -64,56 +69,72 @@ def _pack(cur: np.ndarray) -> np.ndarray:
 def rate_grids(scorer: Scorer, cur: np.ndarray, alt: np.ndarray, steps: int = 64) -> np.ndarray:
     """Greedy cascade value of each grid (N x 16 arrays), all grids at once: every step
     collects the line worth most now (weight x length; ties to the lower line id), a
-    repeated state ends in the loop reward, and the storehouses are settled at the end."""
+    repeated state ends in the loop reward, and the storehouses are settled at the end.
+
+    Only the grids still cascading are kept in the working arrays (``rows`` names them);
+    a grid that ends leaves its storehouses in ``final``."""
     w, owner = np.array(scorer.weights), np.array(scorer.owner)
-    cur, alt = cur.copy(), alt.copy()
-    store = np.repeat(np.array(scorer.store, dtype=np.int64)[None], len(cur), axis=0)
-    value, history, live = np.zeros(len(cur)), [_pack(cur)], np.arange(len(cur))
+    spaces = np.where((_LINE_SPACES >= 0) & (owner[_LINE_SPACES] != 0), _LINE_SPACES, -1).T
+    start = np.array(scorer.store, dtype=np.int64).reshape(16, 5) @ _POW4
+    final = np.repeat(start[None], len(cur), axis=0)
+    value, rows = np.zeros(len(cur)), np.arange(len(cur))
+    cur, alt, store = cur.copy(), alt.copy(), final.copy()
+    history = _pack(cur)[None]
     for _ in range(steps):
-        line, colour, live = _greedy_lines(cur[live], w, live)
-        if not len(live):
+        line, colour, has = _greedy_lines(cur, w)
+        if not has.all():
+            final[rows[~has]] = store[~has]
+            rows, cur, alt, store, history = (rows[has], cur[has], alt[has], store[has],
+                                              history[:, has])
+        if not len(rows):
             break
-        value[live] += w[colour] * np.where(line % 3 == 2, 2, 1)
-        _stock(store, owner, live, line, colour)
+        value[rows] += w[colour] * np.where(line % 3 == 2, 2, 1)
+        _stock(store, spaces, line, colour)
         mask = _LINE_MASK[line]
-        c, a = cur[live], alt[live]
-        cur[live], alt[live] = np.where(mask, a, c), np.where(mask, c, a)
-        packed = _pack(cur[live])
-        again = np.zeros(len(live), dtype=bool)
-        for seen in history:
-            again |= seen[live] == packed
-        value[live[again]] += scorer.loop_value
-        store[live[again]] = 0
-        history.append(np.full(len(cur), -1, dtype=np.int64))
-        history[-1][live] = packed
-        live = live[~again]
-    return value + _settle_all(scorer, store, w)
+        cur, alt = np.where(mask, alt, cur), np.where(mask, cur, alt)
+        packed = _pack(cur)
+        again = (history == packed).any(axis=0)
+        if again.any():
+            value[rows[again]] += scorer.loop_value
+            final[rows[again]] = 0
+            go = ~again
+            rows, cur, alt, store = rows[go], cur[go], alt[go], store[go]
+            history, packed = history[:, go], packed[go]
+        history = np.concatenate([history, packed[None]])
+    else:
+        final[rows] = store
+    return value + _settle_all(scorer, _DECODE[final], w)
 
 
-def _greedy_lines(cur: np.ndarray, w: np.ndarray,
-                  live: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For the grids that hold a line: the line to collect, its colour, and their rows."""
-    a, b, c, d = (cur[:, cells] for cells in _AXIS_CELLS)
+def _greedy_lines(cur: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the grids that hold a line: the line to collect and its colour; and which
+    grids (of all ``cur``) hold one."""
+    a, b, c, d = cur[:, _AXIS_CELLS].transpose(1, 0, 2)
     left, right = (b == c) & (a == b), (b == c) & (c == d)
     span = np.where(left & right, 2, np.where(left, 0, np.where(right, 1, -1)))
     has = (span >= 0).any(axis=1)
-    span, b = span[has], b[has]
+    if not has.all():
+        span, b = span[has], b[has]
     key = np.where(span >= 0, w[b] * np.where(span == 2, 4, 3), -1.0)
     k = key.argmax(axis=1)
     rows = np.arange(len(k))
-    return 3 * k + span[rows, k], b[rows, k], live[has]
+    return 3 * k + span[rows, k], b[rows, k], has
 
 
-def _stock(store: np.ndarray, owner: np.ndarray, live: np.ndarray, line: np.ndarray,
+def _stock(store: np.ndarray, spaces: np.ndarray, line: np.ndarray,
            colour: np.ndarray) -> None:
-    """Stocking and corruption (DDC-5.6, 5.7) for each grid's collected line, in place."""
+    """Stocking and corruption (DDC-5.6, 5.7) for each grid's collected line, in place:
+    ``store`` holds each grid's spaces as base-4 codes, ``spaces[slot, line]`` a stocked
+    space of the line (-1: none, or never stocked)."""
     for slot in range(2):
-        space = _LINE_SPACES[line, slot]
-        ok = (space >= 0) & (owner[space] != 0)
-        rows, space, col = live[ok], space[ok], colour[ok]
-        store[rows, space, col] += 1
-        full = store[rows, space].sum(axis=-1) >= 3
-        store[rows[full], space[full]] = 0
+        space = spaces[slot, line]
+        ok = space >= 0
+        rows = np.flatnonzero(ok)
+        if not len(rows):
+            continue
+        space = space[rows]
+        new = store[rows, space] + _POW4[colour[rows]]
+        store[rows, space] = np.where(_CUBES[new] >= 3, 0, new)
 
 
 def _settle_all(scorer: Scorer, store: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -149,14 +170,20 @@ def final_table(cur: list[int], alt: list[int], firsts: Sequence[Move], seconds:
     c, a = _after(np.array(cur, dtype=np.int8), np.array(alt, dtype=np.int8), first)
     if seconds:
         second = np.array([MOVE_INDEX[m] for m in seconds])
-        c, a = _after(c, a, second)
+        perm, flip = _PERM[second], _FLIP[second]
+        shown = np.where(flip, a[:, perm], c[:, perm])     # the other sides only for hits
     else:
         second = np.zeros(1, dtype=int)
-        c, a = c[:, None], a[:, None]
-    hit_i, hit_j = np.nonzero(_has_line(c))
+        shown = c[:, None]
+    hit_i, hit_j = np.nonzero(_has_line(shown))
     if not len(hit_i):
         return np.zeros((0, 32), dtype=np.int8), _no_way
-    keys = np.concatenate([c[hit_i, hit_j], a[hit_i, hit_j]], axis=1)
+    if seconds:
+        rows, cells = hit_i[:, None], perm[hit_j]
+        other = np.where(flip[hit_j], c[rows, cells], a[rows, cells])
+    else:
+        other = a[hit_i]
+    keys = np.concatenate([shown[hit_i, hit_j], other], axis=1)
     where = _first_of_each(keys)
     m1, m2 = first[hit_i[where]].tolist(), second[hit_j[where]].tolist()
 
