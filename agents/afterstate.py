@@ -3,8 +3,9 @@
 Spec ``afterstate:PATH.npz[:K]``. At a decision where the search heuristic weighs whole
 moves (:mod:`formosa_envs.agents.candidates`: a Formosa Tea turn), the agent builds the
 same afterstates the heuristic builds, keeps the ``K`` the heuristic values most (default:
-the file's ``top_k``), encodes each one from the deciding seat's view
-(:func:`afterstate_features`) and scores them all in one batched numpy forward pass; it
+the file's ``top_k``), encodes each one from the deciding seat's view with its move and
+its heuristic value (:func:`afterstate_features`, :func:`stack_features`) and scores them
+all in one batched numpy forward pass; it
 plays the move whose afterstate has the best predicted final score margin plus
 ``win_weight`` times its predicted win probability. Everywhere else it plays the
 heuristic's own answer. This is rollout policy improvement (Tesauro & Galperin 1996)
@@ -40,11 +41,20 @@ FORMAT = "formosa-afterstate/1"
 EXTRA_FEATURES = 4
 """Features after the observation: the seat's heuristic value, the best other seat's and
 their difference (VP / 100, the difference / 20), and the seat count / 4."""
+CANDIDATE_FEATURES = 2
+"""Features after the action's one-hot: the candidate's heuristic value less the best
+candidate's (/ 5 VP) and its place in the heuristic's order (/ 8)."""
+
+
+def feature_size(game: Any) -> int:
+    """The network input width for ``game``."""
+    return game.observation_size + EXTRA_FEATURES + game.num_actions + CANDIDATE_FEATURES
 
 
 def afterstate_features(game: Any, game_name: str, after: Any, me: int) -> np.ndarray:
-    """The network input of afterstate ``after`` from seat ``me``'s view: its observation
-    (egocentric, what ``me`` may see) and the heuristic's values of the seats."""
+    """The position part of a candidate's input: afterstate ``after`` from seat ``me``'s
+    view (its observation, egocentric, what ``me`` may see) and the heuristic's values of
+    the seats."""
     obs = np.asarray(game.observe(after, me), dtype=np.float32)
     values = VALUES[game_name](game, after)
     mine = values[me]
@@ -52,6 +62,21 @@ def afterstate_features(game: Any, game_name: str, after: Any, me: int) -> np.nd
     extra = np.array([mine / 100.0, best_other / 100.0, (mine - best_other) / 20.0,
                       game.num_players / 4.0], dtype=np.float32)
     return np.concatenate([obs, extra])
+
+
+def stack_features(positions: np.ndarray, actions: np.ndarray, values: np.ndarray,
+                   num_actions: int) -> np.ndarray:
+    """The inputs of one decision's candidates, in the heuristic's order (best first):
+    each position part (:func:`afterstate_features`), the action as a one-hot and the
+    candidate features (:data:`CANDIDATE_FEATURES`). Training assembles its rows with the
+    same function."""
+    k = len(actions)
+    onehot = np.zeros((k, num_actions), dtype=np.float32)
+    onehot[np.arange(k), np.asarray(actions, dtype=np.intp)] = 1.0
+    values = np.asarray(values, dtype=np.float32)
+    extra = np.stack([(values - values.max()) / 5.0, np.arange(k) / 8.0], axis=1)
+    return np.concatenate([np.asarray(positions, dtype=np.float32), onehot,
+                           extra.astype(np.float32)], axis=1)
 
 
 @dataclass(frozen=True)
@@ -115,7 +140,7 @@ class AfterstateEvaluator:
 
     def check_game(self, game_name: str, game: Any) -> None:
         """Refuse a game other than the one the evaluator was trained for."""
-        size = game.observation_size + EXTRA_FEATURES
+        size = feature_size(game)
         if game_name != self.info.game or size != self.info.feature_size:
             raise PolicyFileError(
                 f"{self.path}: an evaluator for {self.info.game} ({self.info.feature_size} "
@@ -166,8 +191,10 @@ class AfterstateAgent(StateAgent):
     def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
         """The candidate of the best score among the heuristic's top ``top_k``."""
         top = top_candidates(candidates, self.top_k)
-        features = np.stack([afterstate_features(game, self.game_name, c.after, me)
-                             for c in top])
+        positions = np.stack([afterstate_features(game, self.game_name, c.after, me)
+                              for c in top])
+        features = stack_features(positions, np.array([c.action for c in top]),
+                                  np.array([c.value for c in top]), game.num_actions)
         margin, win = self.evaluator.predict(features)
         score = margin + self.evaluator.info.win_weight * win
         return top[int(np.argmax(score))]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from formosa_envs.agents import AgentSpecError, make_agent
+from formosa_envs.agents import AgentSpecError, afterstate, make_agent
 from formosa_envs.agents.afterstate import (
     EXTRA_FEATURES,
     FORMAT,
@@ -30,7 +30,7 @@ def write_evaluator(path: Path, game_name: str = "tea", seed: int = 0, hidden: i
                     feature_size: int | None = None, **meta: object) -> Path:
     """A random evaluator file in the shipped format (what training exports)."""
     game = make_game(game_name, num_players=2)
-    size = feature_size or game.observation_size + EXTRA_FEATURES
+    size = feature_size or afterstate.feature_size(game)
     rng = np.random.default_rng(seed)
     info = {"format": FORMAT, "game": game_name, "feature_size": size, "margin_scale": 20.0,
             "top_k": 4, "win_weight": 0.0, **meta}
@@ -106,6 +106,12 @@ def test_features_are_the_seat_view_and_the_values() -> None:
     assert x.shape == (game.observation_size + EXTRA_FEATURES,)
     np.testing.assert_array_equal(x[:game.observation_size], game.observe(state, me))
     assert x[-1] == pytest.approx(0.5)
+    rows = afterstate.stack_features(np.stack([x, x]), np.array([7, 3]), np.array([4.0, 2.0]),
+                                     game.num_actions)
+    assert rows.shape == (2, afterstate.feature_size(game))
+    onehot = rows[:, x.size:x.size + game.num_actions]
+    assert onehot[0, 7] == onehot[1, 3] == 1.0 and onehot.sum() == 2.0
+    np.testing.assert_allclose(rows[:, -2:], [[0.0, 0.0], [-0.4, 0.125]])
 
 
 def test_rowwise_forward_matches_the_network(tmp_path: Path) -> None:

@@ -73,7 +73,8 @@ from formosa_envs.training.afterstate.run import main, run_afterstate  # noqa: E
 def test_the_centred_loss_ignores_luck_shared_by_siblings(tiny_labels: dict[str, np.ndarray]
                                                           ) -> None:
     """Adding a constant to every sibling's label leaves the centred part unchanged."""
-    data = fit.Subset(tiny_labels, np.ones(len(tiny_labels["margin"]), bool), 20.0)
+    features = fit.assemble(tiny_labels, make_game("tea").num_actions)
+    data = fit.Subset(tiny_labels, np.ones(len(tiny_labels["margin"]), bool), 20.0, features)
     net = fit.Evaluator(data.x.shape[1], [8], 0.0)
     rows = np.arange(len(data.margin))
     config = AfterstateConfig(absolute_weight=0.0, win_loss_weight=0.0)
@@ -84,14 +85,15 @@ def test_the_centred_loss_ignores_luck_shared_by_siblings(tiny_labels: dict[str,
 
 
 def test_fit_export_and_play(tiny_labels: dict[str, np.ndarray], tmp_path: Path) -> None:
-    net, report = fit.fit_evaluator(tiny_labels, TINY, log=lambda *_: None)
+    num_actions = make_game("tea").num_actions
+    net, report = fit.fit_evaluator(tiny_labels, num_actions, TINY, log=lambda *_: None)
     assert 1 <= report["best_epoch"] <= TINY.epochs and report["held_out_decisions"] >= 1
     path = fit.export_evaluator(net, "tea", TINY, tmp_path / "e.npz")
     agent = make_agent(f"afterstate:{path}", "tea", 0)
-    x = torch.from_numpy(tiny_labels["x"][:4].astype(np.float32))
+    features = fit.assemble(tiny_labels, num_actions)[:4]
     net.eval()
-    expected = net(x).detach().numpy()
-    margin, win = agent.evaluator.predict(tiny_labels["x"][:4].astype(np.float32))
+    expected = net(torch.from_numpy(features)).detach().numpy()
+    margin, win = agent.evaluator.predict(features)
     np.testing.assert_allclose(margin, expected[:, 0] * TINY.margin_scale, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(win, 1 / (1 + np.exp(-expected[:, 1])), rtol=1e-4, atol=1e-5)
 

@@ -9,7 +9,8 @@ numbers: the same draws and tie-breaks after each sibling), so the differences b
 their labels measure the moves, not the luck. Each labelled candidate is one row:
 
 * ``x``: :func:`formosa_envs.agents.afterstate.afterstate_features` of the afterstate from the
-  decider's view (float16);
+  decider's view (float16), ``action`` and ``value`` (the heuristic's value of it; with
+  the action they complete the input, :func:`formosa_envs.agents.afterstate.stack_features`);
 * ``margin``: the decider's final score less the best other seat's (VP; solo: the score),
   averaged over the play-outs; ``win``: its win share (ties split), averaged;
 * ``decision``: the decision's number (rows of one decision are siblings), ``game``, and
@@ -36,7 +37,7 @@ from formosa_envs.tools.progress import ProgressBar
 from .config import AfterstateConfig
 
 LABEL_STREAM = 0xAF7E  # spawn-key tag of the label seeds (any fixed value; kept so data reproduce)
-ROW_KEYS = ("x", "margin", "win", "decision", "game", "rank")
+ROW_KEYS = ("x", "action", "value", "margin", "win", "decision", "game", "rank")
 
 
 def game_seeds(seed: int, g: int, num_players: int) -> tuple[int, list[int], int]:
@@ -92,7 +93,7 @@ def label_game(config: AfterstateConfig, game_name: str, g: int) -> dict[str, li
             for rank, c in enumerate(top_candidates(candidates, config.top_k)):
                 margin, win = play_out(game, game_name, c.after, seat, seed, config.playouts)
                 row = (afterstate_features(game, game_name, c.after, seat).astype(np.float16),
-                       margin, win, decision, g, rank)
+                       c.action, c.value, margin, win, decision, g, rank)
                 for key, value in zip(ROW_KEYS, row, strict=True):
                     rows[key].append(value)
             decision += 1
@@ -108,8 +109,8 @@ def label_chunk(config: AfterstateConfig, game_name: str, games: list[int]
 
 
 def _arrays(parts: list[dict[str, list]]) -> dict[str, np.ndarray]:
-    dtypes = {"margin": np.float32, "win": np.float32, "decision": np.int64,
-              "game": np.int32, "rank": np.int16}
+    dtypes = {"action": np.int16, "value": np.float32, "margin": np.float32,
+              "win": np.float32, "decision": np.int64, "game": np.int32, "rank": np.int16}
     out = {}
     for key in ROW_KEYS:
         values = [v for part in parts for v in part[key]]

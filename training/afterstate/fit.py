@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from formosa_envs.agents.afterstate import EvaluatorInfo
+from formosa_envs.agents.afterstate import EvaluatorInfo, stack_features
 from torch import nn
 
 from .config import AfterstateConfig
@@ -40,6 +40,16 @@ def split_games(labels: dict[str, np.ndarray], holdout: float, seed: int
     if test.all():
         raise ValueError("every labelled game is held out: label more games")
     return ~test, test
+
+
+def assemble(labels: dict[str, np.ndarray], num_actions: int) -> np.ndarray:
+    """The network inputs of every row, one decision at a time through
+    :func:`formosa_envs.agents.afterstate.stack_features` (as the agent builds them)."""
+    starts = np.flatnonzero(np.r_[True, np.diff(labels["decision"]) != 0, True])
+    parts = [stack_features(labels["x"][lo:hi], labels["action"][lo:hi],
+                            labels["value"][lo:hi], num_actions)
+             for lo, hi in zip(starts[:-1], starts[1:], strict=True)]
+    return np.concatenate(parts).astype(np.float32)
 
 
 class Evaluator(nn.Module):
@@ -63,8 +73,9 @@ class Evaluator(nn.Module):
 class Subset:
     """The rows of some decisions as tensors, with a dense decision index."""
 
-    def __init__(self, labels: dict[str, np.ndarray], rows: np.ndarray, scale: float) -> None:
-        self.x = torch.from_numpy(labels["x"][rows].astype(np.float32))
+    def __init__(self, labels: dict[str, np.ndarray], rows: np.ndarray, scale: float,
+                 features: np.ndarray) -> None:
+        self.x = torch.from_numpy(features[rows])
         self.margin = torch.from_numpy(labels["margin"][rows] / scale)
         self.win = torch.from_numpy(labels["win"][rows])
         self.rank = labels["rank"][rows]
@@ -124,14 +135,16 @@ def pick_gain(net: Evaluator, data: Subset, config: AfterstateConfig) -> dict[st
             "agreement_with_heuristic": float(np.mean(np.asarray(gains) == 0.0))}
 
 
-def fit_evaluator(labels: dict[str, np.ndarray], config: AfterstateConfig,
+def fit_evaluator(labels: dict[str, np.ndarray], num_actions: int, config: AfterstateConfig,
                   log: Any = print) -> tuple[Evaluator, dict[str, Any]]:
-    """Train on ``labels`` (:mod:`.data`); the best epoch's network and its report."""
+    """Train on ``labels`` (:mod:`.data`) of a game with ``num_actions`` actions; the best
+    epoch's network and its report."""
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
+    features = assemble(labels, num_actions)
     train_rows, test_rows = split_games(labels, config.holdout, config.seed)
-    train = Subset(labels, train_rows, config.margin_scale)
-    test = Subset(labels, test_rows, config.margin_scale)
+    train = Subset(labels, train_rows, config.margin_scale, features)
+    test = Subset(labels, test_rows, config.margin_scale, features)
     net = Evaluator(train.x.shape[1], config.hidden, config.dropout)
     optim = torch.optim.AdamW(net.parameters(), lr=config.learning_rate,
                               weight_decay=config.weight_decay)

@@ -113,7 +113,8 @@ def run_afterstate(game: str, out: str | Path, config: AfterstateConfig | None =
     run.mkdir(exist_ok=True)
     (run / "config.json").write_text(json.dumps({"game": game, **asdict(config)}, indent=2))
     labels, label_s = load_or_label(run, game, config, log, show_progress)
-    net, fit = fit_evaluator(labels, config, log)
+    engine = make_game(game, num_players=config.num_players)
+    net, fit = fit_evaluator(labels, engine.num_actions, config, log)
     path = export_evaluator(net, game, config, run / "evaluator.npz")
     report: dict[str, Any] = {"game": game, "label_s": round(label_s, 1), "fit": fit,
                               "evaluator": str(path)}
