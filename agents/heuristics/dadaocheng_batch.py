@@ -58,6 +58,18 @@ _DECODE = np.array([[code // 4 ** c % 4 for c in range(5)] for code in range(4 *
                    dtype=np.int64)
 """A storehouse space as one int, its cubes of colour c in base-4 digit c; the cubes."""
 _CUBES = _DECODE.sum(axis=1)
+_FLIP_BITS = np.where(_LINE_MASK, -1, 0).astype(np.int8)   # all bits set on a line's cells
+_GAIN_CUBES = np.array([2 if len(line) == 4 else 1 for line in LINES])
+_SPAN = np.array([-1, 0, 1, 2])
+"""Line offset in its row or column by run code: 1 the first three cells, 2 the last
+three, 3 all four (:func:`_greedy_lines`)."""
+
+
+def _state_ids(cur: np.ndarray) -> np.ndarray:
+    """One int per grid (N x 16 int8, colours 0-7) naming its showing colours: the two
+    halves' bytes as uint64, the second shifted 3 bits (so no byte overlaps)."""
+    halves = cur.view(np.uint64)
+    return halves[:, 0] | (halves[:, 1] << np.uint64(3))
 
 
 def _pack(cur: np.ndarray) -> np.ndarray:
@@ -78,21 +90,23 @@ def rate_grids(scorer: Scorer, cur: np.ndarray, alt: np.ndarray, steps: int = 64
     start = np.array(scorer.store, dtype=np.int64).reshape(16, 5) @ _POW4
     final = np.repeat(start[None], len(cur), axis=0)
     value, rows = np.zeros(len(cur)), np.arange(len(cur))
-    cur, alt, store = cur.copy(), alt.copy(), final.copy()
-    history = _pack(cur)[None]
+    cur, alt, store = cur.astype(np.int8), alt.astype(np.int8), final.copy()
+    keys = np.concatenate([np.full(5, -1.0), w * 3, w * 3, w * 4])   # by 5 x run code + colour
+    history = _state_ids(cur)[None]
     for _ in range(steps):
-        line, colour, has = _greedy_lines(cur, w)
+        line, colour, has = _greedy_lines(cur, keys)
         if not has.all():
             final[rows[~has]] = store[~has]
             rows, cur, alt, store, history = (rows[has], cur[has], alt[has], store[has],
                                               history[:, has])
         if not len(rows):
             break
-        value[rows] += w[colour] * np.where(line % 3 == 2, 2, 1)
+        value[rows] += w[colour] * _GAIN_CUBES[line]
         _stock(store, spaces, line, colour)
-        mask = _LINE_MASK[line]
-        cur, alt = np.where(mask, alt, cur), np.where(mask, cur, alt)
-        packed = _pack(cur)
+        swap = (cur ^ alt) & _FLIP_BITS[line]
+        cur ^= swap
+        alt ^= swap
+        packed = _state_ids(cur)
         again = (history == packed).any(axis=0)
         if again.any():
             value[rows[again]] += scorer.loop_value
@@ -103,22 +117,24 @@ def rate_grids(scorer: Scorer, cur: np.ndarray, alt: np.ndarray, steps: int = 64
         history = np.concatenate([history, packed[None]])
     else:
         final[rows] = store
-    return value + _settle_all(scorer, _DECODE[final], w)
+    return value + _settle_all(scorer, final, w)
 
 
-def _greedy_lines(cur: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For the grids that hold a line: the line to collect and its colour; and which
-    grids (of all ``cur``) hold one."""
+def _greedy_lines(cur: np.ndarray, keys: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the grids that hold a line: the line to collect (the highest ``keys``: weight x
+    length, ties to the lower id) and its colour; and which grids (of all ``cur``) hold one.
+    Each row and column gets a run code: 1 its first three cells match, 2 its last three,
+    3 all four, 0 none."""
     a, b, c, d = cur[:, _AXIS_CELLS].transpose(1, 0, 2)
-    left, right = (b == c) & (a == b), (b == c) & (c == d)
-    span = np.where(left & right, 2, np.where(left, 0, np.where(right, 1, -1)))
-    has = (span >= 0).any(axis=1)
+    middle = b == c
+    code = (middle & (a == b)).view(np.int8) | ((middle & (c == d)).view(np.int8) << 1)
+    has = code.any(axis=1)
     if not has.all():
-        span, b = span[has], b[has]
-    key = np.where(span >= 0, w[b] * np.where(span == 2, 4, 3), -1.0)
-    k = key.argmax(axis=1)
+        code, b = code[has], b[has]
+    k = np.take(keys, code * 5 + b).argmax(axis=1)
     rows = np.arange(len(k))
-    return 3 * k + span[rows, k], b[rows, k], has
+    return 3 * k + _SPAN[code[rows, k]], b[rows, k], has
 
 
 def _stock(store: np.ndarray, spaces: np.ndarray, line: np.ndarray,
@@ -138,15 +154,17 @@ def _stock(store: np.ndarray, spaces: np.ndarray, line: np.ndarray,
 
 
 def _settle_all(scorer: Scorer, store: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """:meth:`Scorer.settle`'s storehouse value for every grid's storehouses (N x 16 x 5)."""
-    values = store @ w
+    """:meth:`Scorer.settle`'s storehouse value for every grid's storehouses (N x 16 base-4
+    codes). A space's value is its cubes (``_DECODE``) times the weights, one product per
+    code; the same numbers as multiplying each grid's N x 16 x 5 counts by the weights."""
+    values = (_DECODE @ w)[store]
     total = np.zeros(len(store))
     for group in scorer.groups:
         if not group:
             continue
         spaces, sign = list(group), scorer.owner[group[0]]
         total += sign * scorer.store_weight * values[:, spaces].sum(axis=1)
-        full = (store[:, spaces].sum(axis=-1) > 0).all(axis=1)
+        full = (store[:, spaces] > 0).all(axis=1)
         total += sign * (1 - scorer.store_weight) * values[:, spaces].max(axis=1) * full
     return total
 
