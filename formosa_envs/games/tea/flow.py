@@ -195,9 +195,11 @@ def _setup_colour_apply(game: TeaGame, s: TeaState, d: Decision, action: int) ->
 # ----- turns and the merchant display ----------------------------------------------------
 
 def _end_turn_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
-    """End of a turn: refill the display, then the next player (TEA-4.6)."""
+    """End of a turn: refill the display, then the next player (TEA-4.6). With no row
+    to refill the refill frames would only pass over the four rows: they are skipped."""
     s.stack.append(Decision("next_turn", AUTO))
-    s.stack.append(Decision("refill", AUTO, ctx=(0,)))
+    if s.lost_rows:
+        s.stack.append(Decision("refill", AUTO, ctx=(0,)))
 
 
 def _next_turn_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
@@ -219,11 +221,10 @@ def deck_size(s: TeaState) -> int:
 def _refill_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
     """Slide a row that lost cards this turn right and draw into its empty slots (R-22)."""
     row = d.ctx[0]
+    while row < DISPLAY_ROWS and row not in s.lost_rows:
+        row += 1  # what the frame of the next row would do at once
     if row >= DISPLAY_ROWS:
         s.lost_rows.clear()
-        return
-    if row not in s.lost_rows:
-        s.stack.append(Decision("refill", AUTO, ctx=(row + 1,)))
         return
     cards = [c for c in s.display[row] if c >= 0]
     s.display[row] = [-1] * (DISPLAY_SLOTS - len(cards)) + cards

@@ -95,26 +95,23 @@ class TeaState:
     def clone(self) -> TeaState:
         """An independent copy (lists copied at every level; the decisions, numbers and
         strings inside are immutable and shared). Spelled out field by field: several
-        times cheaper than a generic copy, and search clones at every node."""
+        times cheaper than a generic copy, and search clones at every node (lists of
+        lists copied as ``[*map(list.copy, rows)]``, inline: the cheapest spelling)."""
+        c = list.copy
         return TeaState(
-            self.num_players, self.columns[:], _rows(self.cubes), self.bud[:],
+            self.num_players, self.columns[:], [*map(c, self.cubes)], self.bud[:],
             self.occupant[:], self.weather[:], self.face[:], self.bag[:], self.bud_pool[:],
-            _rows(self.basket), _rows(self.factory), _rows(self.scent),
-            _rows(self.warehouse), _rows(self.buds), _rows(self.master_pos),
-            self.farmers[:], self.masters[:], self.parked[:], _rows(self.placed),
-            _rows(self.market), _rows(self.tech), _rows(self.action_discs),
-            _rows(self.tech_discs), _rows(self.discs_on), self.action_supply[:],
-            self.tech_supply[:], self.domestic[:], self.vp[:], _rows(self.kept),
-            self.character[:], self.draft_pool[:], _rows(self.display),
-            _rows(self.deck_pools), self.deck_tail[:], self.events[:], self.event_pool[:],
+            [*map(c, self.basket)], [*map(c, self.factory)], [*map(c, self.scent)],
+            [*map(c, self.warehouse)], [*map(c, self.buds)], [*map(c, self.master_pos)],
+            self.farmers[:], self.masters[:], self.parked[:], [*map(c, self.placed)],
+            [*map(c, self.market)], [*map(c, self.tech)], [*map(c, self.action_discs)],
+            [*map(c, self.tech_discs)], [*map(c, self.discs_on)], self.action_supply[:],
+            self.tech_supply[:], self.domestic[:], self.vp[:], [*map(c, self.kept)],
+            self.character[:], self.draft_pool[:], [*map(c, self.display)],
+            [*map(c, self.deck_pools)], self.deck_tail[:], self.events[:], self.event_pool[:],
             self.passed[:], self.buds_gone[:], self.pay_low, self.round, self.start_player,
             self.turn, self.phase, self.setup_step, self.stack[:], self.over, self.decisions,
             self.last_event, self.lost_rows[:])
-
-
-def _rows(rows: list[list[int]]) -> list[list[int]]:
-    """A copy of a list of lists, each inner list copied."""
-    return list(map(list.copy, rows))
 
 
 def new_state(num_players: int, merchant_pools: list[list[int]], num_events: int) -> TeaState:

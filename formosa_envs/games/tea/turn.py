@@ -59,8 +59,13 @@ def disc_uses(game: TeaGame, s: TeaState, p: int) -> list[int]:
         uses.append(A.ACTION_DISC0)
     if s.action_discs[p][1] and _advanceable(game, s, p):
         uses.append(A.ACTION_DISC0 + 1)
-    uses += [A.TECH_DISC0 + k for k in range(4)
-             if s.tech_discs[p][k] and _disc_factories(s, p, k)]
+    held = s.tech_discs[p]
+    if held[0] or held[1] or held[2] or held[3]:
+        teas = _disc_teas(s, p)  # what _disc_factories tests before the effect
+        if teas:
+            effects = E.DISC_EFFECT
+            uses += [A.TECH_DISC0 + k for k in range(4) if held[k] and any(
+                E.first_step_possible(s, p, t, effects[k]) for t in teas)]
     return uses
 
 
@@ -250,19 +255,22 @@ def _colour_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
 
 
 def _row_advance_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
-    """The k-th player from the active one advances their Master on the row (TEA-5.6)."""
+    """The k-th player from the active one advances their Master on the row (TEA-5.6).
+
+    Players without a Master to advance there are passed over in one loop (the frame
+    of the next player would be popped and applied at once)."""
     row, steps, k = d.ctx
-    n = s.num_players
-    if k >= n:
-        return
-    s.stack.append(Decision("row_advance", AUTO, ctx=(row, steps, k + 1)))
-    q = (s.turn + k) % n
-    pos = s.master_pos[q][row]
-    if pos < 0 or pos == game.last[row]:
-        return
-    # always the owner's choice: effects are mandatory once entered (R-10), so A differs
-    # from B even when A would reach the last space (R-9)
-    s.stack.append(Decision("advance_mode", q, ctx=(row, steps)))
+    n, last = s.num_players, game.last[row]
+    while k < n:
+        q = (s.turn + k) % n
+        pos = s.master_pos[q][row]
+        k += 1
+        if 0 <= pos != last:
+            s.stack.append(Decision("row_advance", AUTO, ctx=(row, steps, k)))
+            # always the owner's choice: effects are mandatory once entered (R-10), so A
+            # differs from B even when A would reach the last space (R-9)
+            s.stack.append(Decision("advance_mode", q, ctx=(row, steps)))
+            return
 
 
 # ----- processing and completion -------------------------------------------------------
@@ -348,11 +356,16 @@ def _advanceable(game: TeaGame, s: TeaState, p: int) -> list[int]:
     return [t for t in range(4) if 0 <= s.master_pos[p][t] < game.last[t]]
 
 
-def _disc_factories(s: TeaState, p: int, kind: int) -> list[int]:
-    effect, pos, on = E.DISC_EFFECT[kind], s.master_pos[p], s.discs_on[p]
+def _disc_teas(s: TeaState, p: int) -> list[int]:
+    """Factories with a batch and fewer than 2 technology discs on them (TEA-7.6)."""
+    pos, on = s.master_pos[p], s.discs_on[p]
     return [t for t in range(3) if pos[t] >= 0
-            and (len(on) < 2 or sum(1 for c in on if c // 4 == t) < 2)
-            and E.first_step_possible(s, p, t, effect)]
+            and (len(on) < 2 or sum(1 for c in on if c // 4 == t) < 2)]
+
+
+def _disc_factories(s: TeaState, p: int, kind: int) -> list[int]:
+    effect = E.DISC_EFFECT[kind]
+    return [t for t in _disc_teas(s, p) if E.first_step_possible(s, p, t, effect)]
 
 
 def _use_disc(game: TeaGame, s: TeaState, p: int, action: int) -> None:
