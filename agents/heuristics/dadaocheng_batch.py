@@ -44,10 +44,57 @@ def _after(cur: np.ndarray, alt: np.ndarray, moves: np.ndarray) -> tuple[np.ndar
     return np.where(flip, a, c), np.where(flip, c, a)
 
 
+_MOVE_A = np.array([m[0] for m in MOVES])          # a flip's cell, a swap's lower cell
+_MOVE_B = np.array([m[-1] for m in MOVES])         # a flip's cell, a swap's upper cell
+_IS_SWAP = np.array([len(m) == 2 for m in MOVES])
+_BYTES = np.uint32(0x01010101)
+_HIGH = np.uint32(0x80808080)
+
+
 def _has_line(cur: np.ndarray) -> np.ndarray:
-    """Whether each grid (..., 16) holds a candidate line."""
-    a, b, c, d = (cur[..., cells] for cells in _AXIS_CELLS)
-    return ((b == c) & ((a == b) | (c == d))).any(-1)
+    """Whether each grid (..., 16 int8 colours 0-7) holds a candidate line, on each row's
+    four cells as one uint32 (byte k = column k): a row has one when its first or last
+    three bytes match; a column when bytes k of three rows in a row match (some byte of
+    the OR of two row differences is zero)."""
+    r = np.ascontiguousarray(cur, dtype=np.int8).view(np.uint32)
+    step = r ^ (r >> np.uint32(8))
+    rows = ((step & np.uint32(0xFFFF)) == 0) | ((step & np.uint32(0xFFFF00)) == 0)
+    d01, d12, d23 = r[..., 0] ^ r[..., 1], r[..., 1] ^ r[..., 2], r[..., 2] ^ r[..., 3]
+    cols = _zero_byte(d01 | d12) | _zero_byte(d12 | d23)
+    return rows[..., 0] | rows[..., 1] | rows[..., 2] | rows[..., 3] | cols
+
+
+def _zero_byte(v: np.ndarray) -> np.ndarray:
+    """Whether some byte of each uint32 is zero (exact: borrows start at a zero byte)."""
+    return ((v - _BYTES) & ~v & _HIGH) != 0
+
+
+def _second_shown(c: np.ndarray, a: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The showing colours (F x S x 16) after each of ``second`` from grids ``c``/``a``:
+    a flip shows the cell's other side, a swap exchanges two cells."""
+    shown = np.repeat(c[:, None, :], len(second), axis=1)
+    swap = _IS_SWAP[second]
+    jf = np.flatnonzero(~swap)
+    cells = _MOVE_A[second[jf]]
+    shown[:, jf, cells] = a[:, cells]
+    js = np.flatnonzero(swap)
+    lo, hi = _MOVE_A[second[js]], _MOVE_B[second[js]]
+    shown[:, js, lo] = c[:, hi]
+    shown[:, js, hi] = c[:, lo]
+    return shown
+
+
+def _second_other(c: np.ndarray, a: np.ndarray, grid: np.ndarray,
+                  move: np.ndarray) -> np.ndarray:
+    """The other sides (H x 16) of grids ``grid`` of ``c``/``a`` after one movement each."""
+    other = a[grid]
+    swap = _IS_SWAP[move]
+    lo, hi, rows = _MOVE_A[move], _MOVE_B[move], np.arange(len(move))
+    f = ~swap
+    other[rows[f], lo[f]] = c[grid[f], lo[f]]
+    other[rows[swap], lo[swap]] = a[grid[swap], hi[swap]]
+    other[rows[swap], hi[swap]] = a[grid[swap], lo[swap]]
+    return other
 
 
 _LINE_MASK = np.array([[c in line for c in range(16)] for line in LINES])
@@ -188,19 +235,14 @@ def final_table(cur: list[int], alt: list[int], firsts: Sequence[Move], seconds:
     c, a = _after(np.array(cur, dtype=np.int8), np.array(alt, dtype=np.int8), first)
     if seconds:
         second = np.array([MOVE_INDEX[m] for m in seconds])
-        perm, flip = _PERM[second], _FLIP[second]
-        shown = np.where(flip, a[:, perm], c[:, perm])     # the other sides only for hits
+        shown = _second_shown(c, a, second)     # the other sides only for hits (below)
     else:
         second = np.zeros(1, dtype=int)
         shown = c[:, None]
     hit_i, hit_j = np.nonzero(_has_line(shown))
     if not len(hit_i):
         return np.zeros((0, 32), dtype=np.int8), _no_way
-    if seconds:
-        rows, cells = hit_i[:, None], perm[hit_j]
-        other = np.where(flip[hit_j], c[rows, cells], a[rows, cells])
-    else:
-        other = a[hit_i]
+    other = _second_other(c, a, hit_i, second[hit_j]) if seconds else a[hit_i]
     keys = np.concatenate([shown[hit_i, hit_j], other], axis=1)
     where = _first_of_each(keys)
     m1, m2 = first[hit_i[where]].tolist(), second[hit_j[where]].tolist()

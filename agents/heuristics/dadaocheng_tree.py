@@ -72,25 +72,21 @@ def _shape_arrays(counts: tuple[int, ...]) -> dict[str, Any]:
 
 
 def _range_max(values: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
-    """max(values[start:stop]) for each pair (-inf for an empty range), by a sparse table."""
-    table = [values]
-    while 2 ** len(table) <= len(values):
+    """max(values[start:stop]) for each pair (-inf for an empty range), by a sparse table:
+    row ``lv`` holds the max of each run of 2 ** lv values (-inf past the end)."""
+    n = len(values)
+    table = [np.concatenate([values, [-math.inf]])]
+    while 2 ** len(table) <= n:
         prev, half = table[-1], 2 ** (len(table) - 1)
-        table.append(np.maximum(prev[:-half], prev[half:]))
-    size = stop - start
-    out = np.full(len(start), -math.inf)
-    some = size > 0
-    if some.any():
-        s, e = start[some], stop[some]
-        level = np.floor(np.log2(size[some])).astype(np.int64)
-        left = np.empty(len(s))
-        right = np.empty(len(s))
-        for lv in np.unique(level).tolist():
-            pick = level == lv
-            left[pick] = table[lv][s[pick]]
-            right[pick] = table[lv][e[pick] - 2 ** lv]
-        out[some] = np.maximum(left, right)
-    return out
+        row = np.full(n + 1, -math.inf)
+        row[:n + 1 - half] = np.maximum(prev[:n + 1 - half], prev[half:])
+        table.append(row)
+    grid = np.stack(table)
+    size = np.maximum(stop - start, 1)
+    level = np.log2(size).astype(np.int64)          # floor: the largest run inside
+    left = grid[level, np.minimum(start, n)]
+    right = grid[level, np.maximum(stop - (1 << level), 0)]
+    return np.where(stop > start, np.maximum(left, right), -math.inf)
 
 
 def purchase_tree(costs: Sequence[Sequence[int]], values: Sequence[Sequence[float]]) -> Tree:

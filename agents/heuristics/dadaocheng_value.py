@@ -240,8 +240,7 @@ class Valuer:
         key = tuple(hand)
         found = self._memo.get(key)
         if found is None:
-            found = self.plan(key)[0]
-            self._memo[key] = found
+            found = self._memo[key] = self._search(key)[0]
         return found
 
     def _tree(self) -> Tree:
@@ -260,6 +259,11 @@ class Valuer:
         no set skipped with a set can beat the best even keeping all of it, those sets are
         passed over; a payable set that cannot beat it so is not covered at all.
         """
+        worth, at, counts = self._search(hand)
+        return worth, _chosen(self.items, at), counts
+
+    def _search(self, hand: Hand) -> tuple[float, int, tuple[int, int, int]]:
+        """:meth:`plan` with the best set as its index in the purchase tree (-1: none)."""
         whole = self.keep(hand)
         best, at = (whole, (0, 0, 0)), -1
         totals, worths, skips, reach, top = self._tree()
@@ -282,7 +286,7 @@ class Valuer:
             if found is not memo and worths[i] + found[0] > best[0]:
                 best, at = (worths[i] + found[0], found[1]), i
             i = skips[i] if reach[i] + whole < best[0] - PRUNE_EPS else i + 1
-        return best[0], _chosen(self.items, at), best[1]
+        return best[0], at, best[1]
 
     def cover(self, hand: Hand, cost: Sequence[int]) -> tuple[float, tuple[int, int, int]] | None:
         """Best way to pay ``cost`` from ``hand``: (kept worth less opium, counts) or None."""
