@@ -40,6 +40,19 @@ def lines_of(cur: Sequence[int]) -> list[int]:
     return out
 
 
+_LINES_SEEN: dict[tuple[int, ...], list[int]] = {}
+
+
+def lines_of_state(state: tuple[int, ...]) -> list[int]:
+    """:func:`lines_of` memoised by the showing colours (a tuple; do not change the list)."""
+    found = _LINES_SEEN.get(state)
+    if found is None:
+        if len(_LINES_SEEN) >= 1 << 17:
+            _LINES_SEEN.clear()
+        found = _LINES_SEEN[state] = lines_of(state)
+    return found
+
+
 def moved(cur: list[int], alt: list[int], move: Move) -> Grid:
     """The grid after one planning movement (DDC-4.1)."""
     cur, alt = cur[:], alt[:]

@@ -44,6 +44,7 @@ from .dadaocheng_moves import (
     Rerank,
     flipped,
     lines_of,
+    lines_of_state,
     moved,
 )
 
@@ -132,8 +133,9 @@ class Scorer:
         return self._walk(grid[0], grid[1], self.store, seen, (0,) * 5)
 
     def _walk(self, cur: list[int], alt: list[int], store: list[tuple[int, ...]],
-              seen: set[tuple[int, ...]], got: tuple[int, ...]) -> tuple[float, tuple[int, ...]]:
-        lines = lines_of(cur)
+              seen: set[tuple[int, ...]], got: tuple[int, ...],
+              state: tuple[int, ...] | None = None) -> tuple[float, tuple[int, ...]]:
+        lines = lines_of_state(tuple(cur) if state is None else state)
         if not lines:
             value, extra = self.settle(store)
             return value, tuple(g + e for g, e in zip(got, extra, strict=True))
@@ -157,7 +159,8 @@ class Scorer:
                 found = self._loop(now)
             else:
                 seen.add(key)
-                found = self._walk(c2, a2, self.stocked(store, line, colour), seen, tuple(now))
+                found = self._walk(c2, a2, self.stocked(store, line, colour), seen, tuple(now),
+                                   key)
                 seen.discard(key)
             if value + found[0] > best[0]:
                 best = (value + found[0], found[1])
@@ -218,7 +221,7 @@ def best_line(grid: Grid, scorer: Scorer, history: Sequence[Sequence[int]],
         else:
             seen.add(key)
             rest = scorer._walk(c2, a2, scorer.stocked(scorer.store, line, colour), seen,
-                                tuple(got))
+                                tuple(got), key)
             seen.discard(key)
         rated.append((value + rest[0], rest[1], line))
     if rerank is None:

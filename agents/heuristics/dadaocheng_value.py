@@ -32,6 +32,8 @@ from .dadaocheng_tree import Tree, chosen, cube_codes, decode, purchase_tree
 Hand = tuple[int, ...]   # cubes per colour (red, white, green, yellow, black)
 PRUNE_EPS = 1e-9
 """Margin by which a bound must miss the best plan before sets are passed over unseen."""
+UNCOVERED = (None, None)
+"""Memo mark of spare cubes known payable whose best cover is not worked out yet."""
 
 
 @dataclass(frozen=True)
@@ -275,15 +277,15 @@ class Valuer:
             t0, t1, t2, t3 = totals[i]
             key = c0[t0] + c1[t1] + c2[t2] + c3[t3]   # the spare cubes and missing units
             found = memo.get(key, memo)
-            if found is memo:
+            if found is memo or found is UNCOVERED:
                 if worths[i] + whole > best[0]:
                     found = memo[key] = cover(*decode(key))
-                elif not payable(*decode(key)):
-                    found = memo[key] = None
+                elif found is memo:
+                    found = memo[key] = UNCOVERED if payable(*decode(key)) else None
             if found is None:
                 i = skips[i]
                 continue
-            if found is not memo and worths[i] + found[0] > best[0]:
+            if found is not UNCOVERED and worths[i] + found[0] > best[0]:
                 best, at = (worths[i] + found[0], found[1]), i
             i = skips[i] if reach[i] + whole < best[0] - PRUNE_EPS else i + 1
         return best[0], at, best[1]
