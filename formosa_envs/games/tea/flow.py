@@ -196,10 +196,13 @@ def _setup_colour_apply(game: TeaGame, s: TeaState, d: Decision, action: int) ->
 
 def _end_turn_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
     """End of a turn: refill the display, then the next player (TEA-4.6). With no row
-    to refill the refill frames would only pass over the four rows: they are skipped."""
-    s.stack.append(Decision("next_turn", AUTO))
+    to refill the refill frames would only pass over the four rows: they are skipped,
+    and the next player's turn starts at once."""
     if s.lost_rows:
+        s.stack.append(Decision("next_turn", AUTO))
         s.stack.append(Decision("refill", AUTO, ctx=(0,)))
+    else:  # the next_turn frame would be popped and applied at once
+        _next_turn_apply(game, s, d, 0)
 
 
 def _next_turn_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:

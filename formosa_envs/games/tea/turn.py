@@ -119,7 +119,7 @@ def _turn_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
     p, acted = d.player, d.ctx[0]
     if action in (A.PASS, A.DONE):
         s.passed[p] = s.passed[p] or action == A.PASS
-        s.stack.append(Decision("end_turn", AUTO))
+        end_turn(game, s)
         return
     if A.ACTION_DISC0 <= action < A.WORKER0:
         s.stack.append(Decision("resume", AUTO, ctx=(p, acted)))
@@ -135,11 +135,19 @@ def _turn_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
         place_worker(game, s, p, action)
 
 
+def end_turn(game: TeaGame, s: TeaState) -> None:
+    """What an ``end_turn`` frame does when it is popped (``flow.py``), done at once."""
+    game.handlers["end_turn"].apply(game, s, END_TURN, 0)
+
+
+END_TURN = Decision("end_turn", AUTO)
+
+
 def _resume_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
     """Back to the turn: after the main action, only if a disc can still be used."""
     p, acted = d.ctx
     if acted and not disc_uses(game, s, p):
-        s.stack.append(Decision("end_turn", AUTO))
+        end_turn(game, s)
     else:
         s.stack.append(Decision("turn", p, ctx=(acted,)))
 
