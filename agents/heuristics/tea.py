@@ -89,7 +89,7 @@ class _Ctx:
 
     def __init__(self, game: Any, s: Any, d: Any) -> None:
         self.game, self.s, self.d, self.me = game, s, d, d.player
-        self.rounds = V.rounds_after(s)
+        self.rounds = max(0, len(s.events) - s.round)   # V.rounds_after(s)
         self.doubled = s.character[self.me] == V.HSU
 
     def best(self, legal: list[int], score: Any) -> int:
@@ -100,17 +100,18 @@ class _Ctx:
     def basket_gain(self, taken: list[int], wl: int) -> float:
         """Rise in the Basket's worth from adding ``taken`` cubes (per tea) at ``wl``."""
         gain = 0.0
+        game, rounds, doubled = self.game, self.rounds, self.doubled
+        basket, where = self.s.basket[self.me], self.s.master_pos[self.me]
         for tea in range(3):
             if not taken[tea]:
                 continue
-            levels = self.s.basket[self.me][3 * tea:3 * tea + 3]
+            k = 3 * tea
+            levels = (basket[k], basket[k + 1], basket[k + 2])
             new = list(levels)
             new[wl] += taken[tea]
-            busy = self.s.master_pos[self.me][tea] >= 0
-            gain += (V.basket_tea_value(self.game, tea, tuple(new), busy, self.rounds,
-                                        self.doubled)
-                     - V.basket_tea_value(self.game, tea, tuple(levels), busy, self.rounds,
-                                          self.doubled))
+            busy = where[tea] >= 0
+            gain += (V.basket_tea_value(game, tea, tuple(new), busy, rounds, doubled)
+                     - V.basket_tea_value(game, tea, levels, busy, rounds, doubled))
         return gain
 
     def take_value(self, space: int, taken: list[int]) -> float:
@@ -222,9 +223,21 @@ class _Ctx:
 # ----- the rules, one per decision kind ---------------------------------------------------
 
 def _take(x: _Ctx, legal: list[int]) -> int:
-    """Harvest: the take (or none) that raises the Basket's worth most."""
+    """Harvest: the take (or none) that raises the Basket's worth most (the scores of
+    :meth:`_Ctx.take_value`, each colour's rise worked out once)."""
     space = x.d.ctx[0]
-    cubes = x.s.cubes[space]
+    s = x.s
+    cubes = s.cubes[space]
+    wl = x.game.water_level(s, column_of(space))
+    every, late = sum(cubes), 1.0 if x.rounds else 0.2
+    bud = V.BUD if s.bud[space] >= 0 else 0.0
+    rises: dict[tuple[int, int], float] = {}
+
+    def rise(tea: int, n: int) -> float:
+        found = rises.get((tea, n))
+        if found is None:
+            found = rises[tea, n] = x.basket_gain([n if c == tea else 0 for c in range(3)], wl)
+        return found
 
     def score(a: int) -> float:
         if a == A.DONE:
@@ -232,7 +245,11 @@ def _take(x: _Ctx, legal: list[int]) -> int:
         i = a - A.TAKE0
         taken = [min(1, c) for c in cubes] if i == A.ONE_EACH else \
             [cubes[c] if c == i else 0 for c in range(3)]
-        return x.take_value(space, taken)
+        gain = 0.0
+        for tea in range(3):
+            if taken[tea]:
+                gain += rise(tea, taken[tea])
+        return gain + (bud if sum(taken) == every else 0.0) * late
     return x.best(legal, score)
 
 

@@ -195,33 +195,62 @@ def holdings_value(game: Any, s: Any, me: int, rounds: int) -> float:
     return buds + discs
 
 
+class _LastBonus:
+    """The inputs and result of the last :func:`final_bonus` looked up for a game."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple[int, ...], list[int]] = {}
+        self.inputs: tuple[Any, ...] = ()
+        self.bonus: list[int] = []
+
+
 def _final_bonus(game: Any, s: Any) -> list[int]:
     """:func:`final_bonus`, memoised by all it reads: the events in play, kept cards,
-    technology levels and Domestic spaces (the rest is the game's fixed data)."""
-    memo = per_game(game, "tea_eval.final_bonus", dict)
+    technology levels and Domestic spaces (the rest is the game's fixed data). The last
+    inputs are compared first: a search's positions mostly share them."""
+    last = per_game(game, "tea_eval.final_bonus", _LastBonus)
+    if last.inputs and last.inputs == (s.events, s.kept, s.tech, s.domestic):
+        return last.bonus
     key = (*s.events, -1, *map(tuple, s.kept), *map(tuple, s.tech), *s.domestic)
-    found = memo.get(key)
+    found = last.memo.get(key)
     if found is None:
-        found = remember(memo, key, final_bonus(game, s))
+        found = remember(last.memo, key, final_bonus(game, s))
+    last.inputs = (s.events[:], [k[:] for k in s.kept], [t[:] for t in s.tech],
+                   s.domestic[:])
+    last.bonus = found
     return found
 
 
 def value(game: Any, s: Any, me: int) -> float:
     """Estimated final VP of seat ``me`` in position ``s`` (see the module doc)."""
-    rounds = rounds_after(s)
+    rounds = max(0, len(s.events) - s.round)   # rounds_after(s)
     doubled = s.character[me] == HSU
     total = s.vp[me] + _final_bonus(game, s)[me]
-    total += warehouse_value(s, me, rounds) + tech_value(game, s, me, rounds)
+    sales = -1 if rounds else s.farmers[me] + s.masters[me] + s.action_discs[me][0]
+    total += _warehouse_value(tuple(s.warehouse[me]), rounds, sales) \
+        + _tech_value(game, tuple(s.tech[me]), rounds)
     total += holdings_value(game, s, me, rounds)
-    for tea in range(3):
-        pos = s.master_pos[me][tea]
-        if pos >= 0:
-            c = tuple(s.factory[me][4 * tea:4 * tea + 4])
-            total += factory_value(game, tea, pos, c, rounds, doubled)  # type: ignore[arg-type]
-        levels = tuple(s.basket[me][3 * tea:3 * tea + 3])
-        total += basket_tea_value(game, tea, levels, pos >= 0, rounds,  # type: ignore[arg-type]
-                                  doubled)
-    pos = s.master_pos[me][SCENTED]
+    where = s.master_pos[me]
+    for part in _batch_parts(game, (*where, *s.factory[me], *s.basket[me]), rounds, doubled):
+        total += part  # one by one, in the order of the loop they come from
+    pos = where[SCENTED]
     if pos >= 0:
         total += scented_value(game, s, me, pos, rounds)
     return total
+
+
+@lru_cache(maxsize=1 << 16)
+def _batch_parts(game: Any, seat: tuple[int, ...], rounds: int,
+                 doubled: bool) -> tuple[float, ...]:
+    """The batch and Basket worths :func:`value` adds, tea by tea (a factory's batch, if
+    its Tea Master is out, then the Basket's cubes), of ``seat`` = the Master positions
+    (4), the factories (12) and the Basket (9)."""
+    parts = []
+    for tea in range(3):
+        pos = seat[tea]
+        if pos >= 0:
+            parts.append(factory_value(game, tea, pos, seat[4 + 4 * tea:8 + 4 * tea],
+                                       rounds, doubled))
+        parts.append(basket_tea_value(game, tea, seat[16 + 3 * tea:19 + 3 * tea],
+                                      pos >= 0, rounds, doubled))
+    return tuple(parts)
