@@ -272,13 +272,14 @@ class Valuer:
         memo, cover, payable = self._cubes, self._cover, self._payable
         c0, c1, c2, c3 = (cube_codes(0, hand[0], top, hand[BLACK]), cube_codes(1, hand[1], top),
                           cube_codes(2, hand[2], top), cube_codes(3, hand[3], top))
+        low = self._probe(self._memo.get("last"), totals, worths, (c0, c1, c2, c3), whole)
         i, n = 0, len(totals)
         while i < n:
             t0, t1, t2, t3 = totals[i]
             key = c0[t0] + c1[t1] + c2[t2] + c3[t3]   # the spare cubes and missing units
             found = memo.get(key, memo)
             if found is memo or found is UNCOVERED:
-                if worths[i] + whole > best[0]:
+                if worths[i] + whole > best[0] and worths[i] + whole >= low:
                     found = memo[key] = cover(*decode(key))
                 elif found is memo:
                     found = memo[key] = UNCOVERED if payable(*decode(key)) else None
@@ -287,8 +288,25 @@ class Valuer:
                 continue
             if found is not UNCOVERED and worths[i] + found[0] > best[0]:
                 best, at = (worths[i] + found[0], found[1]), i
-            i = skips[i] if reach[i] + whole < best[0] - PRUNE_EPS else i + 1
+            i = (skips[i] if reach[i] + whole < best[0] - PRUNE_EPS
+                 or reach[i] + whole < low - PRUNE_EPS else i + 1)
+        if at >= 0:
+            self._memo["last"] = at
         return best[0], at, best[1]
+
+    def _probe(self, node: int | None, totals: list[list[int]], worths: list[float],
+               codes: tuple[list[int], ...], whole: float) -> float:
+        """A worth some set reaches with this hand (the set last best for this signature),
+        else ``whole``: no set worth less can be the best, so the search passes them over
+        (the first set of the best worth is still the one found)."""
+        if node is None:
+            return whole
+        t0, t1, t2, t3 = totals[node]
+        key = codes[0][t0] + codes[1][t1] + codes[2][t2] + codes[3][t3]
+        found = self._cubes.get(key, UNCOVERED)
+        if found is UNCOVERED:
+            found = self._cubes[key] = self._cover(*decode(key))
+        return whole if found is None else max(whole, worths[node] + found[0])
 
     def cover(self, hand: Hand, cost: Sequence[int]) -> tuple[float, tuple[int, int, int]] | None:
         """Best way to pay ``cost`` from ``hand``: (kept worth less opium, counts) or None."""
