@@ -49,8 +49,10 @@ def choose(game: Any, state: Any, rng: np.random.Generator,
     if len(legal) == 1:
         return legal[0]
     d = state.stack[-1]
-    view = Valuer(game, state, d.player, weights)
     rule = RULES[d.kind]
+    if rule is _pay:                                      # reads no values
+        return _pay(game, state, d, None, legal)
+    view = Valuer(game, state, d.player, weights)
     if rule is not _option_value:
         return rule(game, state, d, view, legal)
     values = [_option_value(game, state, d, view, a) for a in legal]
@@ -58,7 +60,7 @@ def choose(game: Any, state: Any, rng: np.random.Generator,
     return legal[int(np.argmax(np.asarray(values) + noise))]
 
 
-def _pay(game: Any, s: Any, d: Any, view: Valuer, legal: list[int]) -> int:
+def _pay(game: Any, s: Any, d: Any, view: Valuer | None, legal: list[int]) -> int:
     """A unit with a real choice is paid with its colour, never with opium (DDC-8.2)."""
     unit = A.COLOUR0 + pay_units(d)[0]
     return unit if unit in legal else legal[0]

@@ -71,6 +71,8 @@ class Scorer:
     nodes: int = 0
     memo: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = field(default_factory=dict)
     space_memo: dict[tuple[int, ...], float] = field(default_factory=dict)
+    settle_memo: dict[tuple[tuple[int, ...], ...], tuple[float, tuple[int, ...]]] = field(
+        default_factory=dict)
     base: tuple[float, tuple[int, ...]] | None = None
 
     def gain(self, cur: Sequence[int], line: int) -> tuple[float, int, int]:
@@ -107,9 +109,17 @@ class Scorer:
         return found
 
     def settle(self, store: list[tuple[int, ...]]) -> tuple[float, tuple[int, ...]]:
-        """Storehouse value at the end of the cascade, Full Houses taken; own Full House cubes."""
+        """Storehouse value at the end of the cascade, Full Houses taken; own Full House cubes
+        (memoised by the storehouses' contents)."""
         if store is self.store and self.base is not None:
             return self.base
+        key = tuple(store)
+        found = self.settle_memo.get(key)
+        if found is None:
+            found = self.settle_memo[key] = self._settle(store)
+        return found
+
+    def _settle(self, store: list[tuple[int, ...]]) -> tuple[float, tuple[int, ...]]:
         total, mine = 0.0, (0,) * 5
         for i, group in enumerate(self.groups):
             if not group:
