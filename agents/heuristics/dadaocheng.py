@@ -111,7 +111,8 @@ def _grid(game: Any, s: Any) -> Grid:
 
 
 def _scorer(game: Any, s: Any, view: Valuer) -> Scorer:
-    """Cascade values for the active seat: colour weights, storehouse owners, loop reward."""
+    """Cascade values for the active seat: colour weights, storehouse owners, loop reward
+    (a scorer of the same values is reused, its budget reset)."""
     me, n, w = s.turn, s.num_players, view.w
     hand = s.hand[me]
     need = [max(0, view.target[c] - hand[c]) for c in range(4)]
@@ -127,8 +128,21 @@ def _scorer(game: Any, s: Any, view: Valuer) -> Scorer:
         groups.append(spaces)
     loop = w.loop_pp + sum(weights[c] for c in (0, 2, 3)) + max(weights)
     loop -= 2 * w.deny * (n > 1)
-    return Scorer(weights, owner, groups, [tuple(x) for x in s.storehouse], w.store_weight,
-                  loop, w.budget)
+    store = [tuple(x) for x in s.storehouse]
+    key = (tuple(weights), tuple(owner), tuple(groups), tuple(store), w.store_weight, loop)
+    scorer = _SCORERS.pop(key, None)
+    if scorer is None:
+        scorer = Scorer(weights, owner, groups, store, w.store_weight, loop, w.budget)
+        while len(_SCORERS) >= 8:
+            del _SCORERS[next(iter(_SCORERS))]
+    scorer.budget, scorer.nodes = w.budget, 0
+    _SCORERS[key] = scorer
+    return scorer
+
+
+_SCORERS: dict[Any, Scorer] = {}
+"""The last few scorers by what they value with: the second movement of a turn sees the
+first one's (same hand, same storehouses), and reuses its memoised cascade values."""
 
 
 def _planning(game: Any, s: Any, d: Any, view: Valuer, legal: list[int]) -> int:
