@@ -267,32 +267,34 @@ class Valuer:
     def _search(self, hand: Hand) -> tuple[float, int, tuple[int, int, int]]:
         """:meth:`plan` with the best set as its index in the purchase tree (-1: none)."""
         whole = self.keep(hand)
-        best, at = (whole, (0, 0, 0)), -1
+        best, plan, at = whole, (0, 0, 0), -1
         totals, worths, skips, reach, top = self._tree()
         memo, cover, payable = self._cubes, self._cover, self._payable
         c0, c1, c2, c3 = (cube_codes(0, hand[0], top, hand[BLACK]), cube_codes(1, hand[1], top),
                           cube_codes(2, hand[2], top), cube_codes(3, hand[3], top))
         low = self._probe(self._memo.get("last"), totals, worths, (c0, c1, c2, c3), whole)
+        floor = low - PRUNE_EPS
         i, n = 0, len(totals)
         while i < n:
             t0, t1, t2, t3 = totals[i]
             key = c0[t0] + c1[t1] + c2[t2] + c3[t3]   # the spare cubes and missing units
             found = memo.get(key, memo)
             if found is memo or found is UNCOVERED:
-                if worths[i] + whole > best[0] and worths[i] + whole >= low:
+                bound = worths[i] + whole
+                if bound > best and bound >= low:
                     found = memo[key] = cover(*decode(key))
                 elif found is memo:
                     found = memo[key] = UNCOVERED if payable(*decode(key)) else None
             if found is None:
                 i = skips[i]
                 continue
-            if found is not UNCOVERED and worths[i] + found[0] > best[0]:
-                best, at = (worths[i] + found[0], found[1]), i
-            i = (skips[i] if reach[i] + whole < best[0] - PRUNE_EPS
-                 or reach[i] + whole < low - PRUNE_EPS else i + 1)
+            if found is not UNCOVERED and worths[i] + found[0] > best:
+                best, plan, at = worths[i] + found[0], found[1], i
+            bound = reach[i] + whole
+            i = skips[i] if bound < best - PRUNE_EPS or bound < floor else i + 1
         if at >= 0:
             self._memo["last"] = at
-        return best[0], at, best[1]
+        return best, at, plan
 
     def _probe(self, node: int | None, totals: list[list[int]], worths: list[float],
                codes: tuple[list[int], ...], whole: float) -> float:
