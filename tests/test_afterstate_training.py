@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from formosa_envs.agents import make_agent
+from formosa_envs.agents.heuristics import HeuristicAgent
 from formosa_envs.training.afterstate import data as labels_module
 from formosa_envs.training.afterstate.config import AfterstateConfig, load_afterstate_config
 from formosa_envs.training.afterstate.data import label_game, merge, play_out
 
+from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.games import make_game
 
@@ -49,6 +51,27 @@ def test_a_play_out_is_fixed_by_its_seed() -> None:
     first = play_out(game, "tea", state, 0, seed=9, playouts=1)
     assert play_out(game, "tea", state, 0, seed=9, playouts=1) == first
     assert state.decisions == 0  # the state itself is not played
+
+
+def test_a_truncated_play_out_stops_at_the_horizon() -> None:
+    """horizon 1: the play-out ends at the decider's second turn, long before the game
+    ends, and the margin is the heuristic's value difference there."""
+    game = make_game("tea", num_players=2)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while game.current_player(state) == CHANCE or not labels_module.is_turn(state):
+        if game.current_player(state) == CHANCE:
+            game.resolve_chance(state, rng)
+        else:
+            game.apply_action(state, game.legal_actions(state)[0])
+    me = game.current_player(state)
+    agents = [HeuristicAgent("tea", seed=i) for i in range(2)]
+    end = labels_module._play(game, state.clone(), me, np.random.default_rng(1), agents, 1)
+    assert not game.is_terminal(end) and game.current_player(end) == me
+    assert labels_module.is_turn(end) and end.decisions > state.decisions
+    margin, win = play_out(game, "tea", state, me, seed=3, playouts=2, horizon=1)
+    assert play_out(game, "tea", state, me, seed=3, playouts=2, horizon=1) == (margin, win)
+    assert abs(margin) < 60 and win in (0.0, 0.5, 1.0)
 
 
 def test_config_refuses_unknown_and_out_of_range_keys(tmp_path: Path) -> None:

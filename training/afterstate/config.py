@@ -21,7 +21,7 @@ CONFIG_DIR = Path(__file__).parent.parent / "configs"
 
 INT_BOUNDS: dict[str, tuple[int, int]] = {
     "num_players": (1, 6), "games": (1, 1_000_000), "top_k": (2, 64),
-    "playouts": (1, 64), "chunk": (1, 10_000), "epochs": (1, 10_000),
+    "playouts": (1, 64), "horizon": (0, 1_000), "chunk": (1, 10_000), "epochs": (1, 10_000),
     "batch_size": (1, 1_000_000), "patience": (1, 1_000), "threads": (1, 256),
     "seed": (0, 2**31 - 1), "eval_games": (0, 1_000_000), "eval_seed": (0, 2**31 - 1),
     "workers": (1, 256)}
@@ -46,6 +46,8 @@ class AfterstateConfig:
     agent's default search width."""
     playouts: int = 1
     """Heuristic play-outs per candidate (siblings share their chance and tie-break seeds)."""
+    horizon: int = 6
+    """Own turns a play-out runs before the heuristic's value is read (0: to the game's end)."""
     chunk: int = 4
     """Games per worker task."""
     workers: int = 2

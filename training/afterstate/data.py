@@ -3,16 +3,20 @@
 Game ``g`` is heuristic self-play from its own seeds (:func:`game_seeds`: chance 64-bit
 with bit 63 set, never a tournament deal). At a share ``label_rate`` of the decisions where
 the heuristic weighs whole moves (:func:`formosa_envs.agents.candidates.candidate_generator`),
-the ``top_k`` candidates it values most are each played out ``playouts`` times to the end of
-the game by the heuristic in every seat. Siblings share their play-out seeds (common random
-numbers: the same draws and tie-breaks after each sibling), so the differences between
-their labels measure the moves, not the luck. Each labelled candidate is one row:
+the ``top_k`` candidates it values most are each played out ``playouts`` times by the
+heuristic in every seat: to the end of the game (``horizon`` 0), or for ``horizon`` more
+turns of the decider, where the heuristic's own value of the position is read (a truncated
+play-out: the first own turns after a move are what separates siblings, and the luck of a
+whole game's draws, which full play-outs add, swamps it; measured in
+docs/learned-agents.md). Siblings share their play-out seeds (common random numbers: the
+same seeds for the draws and tie-breaks after each sibling). Each labelled candidate is one row:
 
 * ``x``: :func:`formosa_envs.agents.afterstate.afterstate_features` of the afterstate from the
   decider's view (float16), ``action`` and ``value`` (the heuristic's value of it; with
   the action they complete the input, :func:`formosa_envs.agents.afterstate.stack_features`);
-* ``margin``: the decider's final score less the best other seat's (VP; solo: the score),
-  averaged over the play-outs; ``win``: its win share (ties split), averaged;
+* ``margin``: the decider's final score less the best other seat's (VP; solo: the score) or,
+  truncated, the same difference of the heuristic's values, averaged over the play-outs;
+  ``win``: its win share (ties split; truncated: whether it leads), averaged;
 * ``decision``: the decision's number (rows of one decision are siblings), ``game``, and
   ``rank``: the candidate's place in the heuristic's own order (0: the heuristic's move).
 
@@ -27,7 +31,7 @@ from typing import Any
 
 import numpy as np
 from formosa_envs.agents.afterstate import afterstate_features, top_candidates
-from formosa_envs.agents.candidates import candidate_generator
+from formosa_envs.agents.candidates import VALUES, candidate_generator
 from formosa_envs.agents.heuristics import HeuristicAgent
 
 from formosa_envs.core.engine import CHANCE
@@ -50,27 +54,60 @@ def game_seeds(seed: int, g: int, num_players: int) -> tuple[int, list[int], int
             int(labels.generate_state(1, np.uint64)[0]))
 
 
-def play_out(game: Any, game_name: str, after: Any, me: int, seed: int,
-             playouts: int) -> tuple[float, float]:
-    """Mean final margin and win share of seat ``me`` over heuristic play-outs of ``after``."""
+def play_out(game: Any, game_name: str, after: Any, me: int, seed: int, playouts: int,
+             horizon: int = 0) -> tuple[float, float]:
+    """Mean margin and win share of seat ``me`` over heuristic play-outs of ``after``.
+
+    ``horizon`` 0 plays to the end of the game (the final score margin, the win share);
+    otherwise a play-out stops when ``me`` is about to take its ``horizon + 1``-th turn
+    after ``after`` (or the game ends), and the margin is the heuristic's value of ``me``
+    less the best other seat's there (``win``: 1 if that margin is positive, 0.5 if nil).
+    """
     margins, wins = [], []
     for p in range(playouts):
         seeds = np.random.SeedSequence(seed, spawn_key=(p,)).generate_state(
             game.num_players + 1, np.uint64)
         rng = np.random.default_rng(int(seeds[0]))
         agents = [HeuristicAgent(game_name, seed=int(s)) for s in seeds[1:]]
-        s = after.clone()
-        while not game.is_terminal(s) and s.decisions < game.max_game_length:
-            seat = game.current_player(s)
-            if seat == CHANCE:
-                game.resolve_chance(s, rng)
-            else:
-                game.apply_legal_action(s, agents[seat].act_on_state(game, s))
+        s = _play(game, after.clone(), me, rng, agents, horizon)
+        margin, win = _outcome(game, game_name, s, me)
+        margins.append(margin)
+        wins.append(win)
+    return float(np.mean(margins)), float(np.mean(wins))
+
+
+def _play(game: Any, s: Any, me: int, rng: np.random.Generator, agents: list[Any],
+          horizon: int) -> Any:
+    """Play ``s`` on by ``agents`` up to the horizon (:func:`play_out`) or the end."""
+    turns = 0
+    while not game.is_terminal(s) and s.decisions < game.max_game_length:
+        seat = game.current_player(s)
+        if seat == CHANCE:
+            game.resolve_chance(s, rng)
+            continue
+        if horizon and seat == me and is_turn(s):
+            turns += 1
+            if turns > horizon:
+                break
+        game.apply_legal_action(s, agents[seat].act_on_state(game, s))
+    return s
+
+
+def is_turn(state: Any) -> bool:
+    """Whether the deciding seat is at the start of a whole turn (a ``turn`` frame)."""
+    return state.stack[-1].kind == "turn"
+
+
+def _outcome(game: Any, game_name: str, s: Any, me: int) -> tuple[float, float]:
+    """``me``'s margin and win share at the end of a play-out (module docstring)."""
+    if game.is_terminal(s):
         scores = game.scores(s)
         others = [v for i, v in enumerate(scores) if i != me]
-        margins.append(scores[me] - (max(others) if others else 0.0))
-        wins.append(game.win_shares(s)[me])
-    return float(np.mean(margins)), float(np.mean(wins))
+        return scores[me] - (max(others) if others else 0.0), game.win_shares(s)[me]
+    values = VALUES[game_name](game, s)
+    others = [v for i, v in enumerate(values) if i != me]
+    margin = values[me] - (max(others) if others else 0.0)
+    return margin, 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
 
 
 def label_game(config: AfterstateConfig, game_name: str, g: int) -> dict[str, list]:
@@ -91,7 +128,8 @@ def label_game(config: AfterstateConfig, game_name: str, g: int) -> dict[str, li
         if candidates and labels.random() < config.label_rate:
             seed = int(labels.integers(2**63))
             for rank, c in enumerate(top_candidates(candidates, config.top_k)):
-                margin, win = play_out(game, game_name, c.after, seat, seed, config.playouts)
+                margin, win = play_out(game, game_name, c.after, seat, seed, config.playouts,
+                                       config.horizon)
                 row = (afterstate_features(game, game_name, c.after, seat).astype(np.float16),
                        c.action, c.value, margin, win, decision, g, rank)
                 for key, value in zip(ROW_KEYS, row, strict=True):

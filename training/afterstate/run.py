@@ -37,7 +37,8 @@ from .config import AfterstateConfig, default_config_path, load_afterstate_confi
 from .data import ROW_KEYS, generate_labels
 
 PROG = "formosa train GAME --backend afterstate"
-LABEL_SETTINGS = ("num_players", "games", "label_rate", "top_k", "playouts", "seed")
+LABEL_SETTINGS = ("num_players", "games", "label_rate", "top_k", "playouts", "horizon",
+                  "seed")
 """The settings the labels depend on (a run reuses ``labels.npz`` only when they match)."""
 
 
