@@ -3,8 +3,8 @@
 Decision kinds: ``turn`` (main action or disc use; ``ctx = (acted,)``: after the main
 action only discs and DONE), ``worker`` (Farmer or Master), ``take`` (harvest
 choice), ``extra_space`` / ``extra_colour`` (Wu Zhen Duo), ``scent_cube``,
-``disc_factory``, ``bonus_advance``. Automatic: ``resume``, ``row_advance``,
-``wu``, ``scent_after``. Rule ids refer to ``seeds/tea.md``.
+``disc_factory``, ``bonus_advance`` (the discs' rules are in ``discs.py``). Automatic:
+``resume``, ``row_advance``, ``wu``, ``scent_after``. Rule ids refer to ``seeds/tea.md``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from formosa_envs.core.decisions import Decision, FunctionHandler
 from formosa_envs.core.engine import AUTO
 
 from . import actions as A
+from . import discs as D
 from . import effects as E
 from . import markets as M
 from . import scoring
@@ -52,23 +53,6 @@ def _completions(game: TeaGame, s: TeaState, p: int) -> list[int]:
     return [t for t in range(4) if s.master_pos[p][t] == game.last[t]]
 
 
-def disc_uses(game: TeaGame, s: TeaState, p: int) -> list[int]:
-    """USE_ACTION_DISC / USE_TECH_DISC ids usable now (TEA-7.5, TEA-7.6)."""
-    uses = []
-    if s.action_discs[p][0] and M.payable_slots(game, s, p, any_slot=True):
-        uses.append(A.ACTION_DISC0)
-    if s.action_discs[p][1] and _advanceable(game, s, p):
-        uses.append(A.ACTION_DISC0 + 1)
-    held = s.tech_discs[p]
-    if held[0] or held[1] or held[2] or held[3]:
-        teas = _disc_teas(s, p)  # what _disc_factories tests before the effect
-        if teas:
-            effects = E.DISC_EFFECT
-            uses += [A.TECH_DISC0 + k for k in range(4) if held[k] and any(
-                E.first_step_possible(s, p, t, effects[k]) for t in teas)]
-    return uses
-
-
 def main_actions(game: TeaGame, s: TeaState, p: int) -> list[int]:
     """Main-action ids legal for ``p`` (TEA-4.2), in increasing id order."""
     pos = s.master_pos[p]
@@ -96,8 +80,8 @@ def main_actions(game: TeaGame, s: TeaState, p: int) -> list[int]:
 def _turn_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
     p = d.player
     if d.ctx[0]:
-        return [A.DONE, *disc_uses(game, s, p)]
-    legal = main_actions(game, s, p) + disc_uses(game, s, p)
+        return [A.DONE, *D.disc_uses(game, s, p)]
+    legal = main_actions(game, s, p) + D.disc_uses(game, s, p)
     if s.farmers[p] + s.masters[p] == 0:
         legal.insert(0, A.PASS)
     return legal
@@ -107,7 +91,7 @@ def _turn_is_legal(game: TeaGame, s: TeaState, d: Decision, action: int) -> bool
     """Whether ``action`` is among :func:`_turn_legal`'s ids, listing only its own part."""
     p = d.player
     if A.ACTION_DISC0 <= action < A.WORKER0:
-        return action in disc_uses(game, s, p)
+        return action in D.disc_uses(game, s, p)
     if d.ctx[0]:
         return action == A.DONE
     if action == A.PASS:
@@ -123,7 +107,7 @@ def _turn_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
         return
     if A.ACTION_DISC0 <= action < A.WORKER0:
         s.stack.append(Decision("resume", AUTO, ctx=(p, acted)))
-        _use_disc(game, s, p, action)
+        D.use_disc(game, s, p, action)
         return
     s.stack.append(Decision("resume", AUTO, ctx=(p, 1)))
     seg, i = game.action_space.decode(action)
@@ -146,7 +130,7 @@ END_TURN = Decision("end_turn", AUTO)
 def _resume_apply(game: TeaGame, s: TeaState, d: Decision, _action: int) -> None:
     """Back to the turn: after the main action, only if a disc can still be used."""
     p, acted = d.ctx
-    if acted and not disc_uses(game, s, p):
+    if acted and not D.disc_uses(game, s, p):
         end_turn(game, s)
     else:
         s.stack.append(Decision("turn", p, ctx=(acted,)))
@@ -358,63 +342,6 @@ def _complete_scented(game: TeaGame, s: TeaState, p: int) -> None:
     E.push_tech(s, p, tea)
 
 
-# ----- discs ------------------------------------------------------------------------------
-
-def _advanceable(game: TeaGame, s: TeaState, p: int) -> list[int]:
-    return [t for t in range(4) if 0 <= s.master_pos[p][t] < game.last[t]]
-
-
-def _disc_teas(s: TeaState, p: int) -> list[int]:
-    """Factories with a batch and fewer than 2 technology discs on them (TEA-7.6)."""
-    pos, on = s.master_pos[p], s.discs_on[p]
-    return [t for t in range(3) if pos[t] >= 0
-            and (len(on) < 2 or sum(1 for c in on if c // 4 == t) < 2)]
-
-
-def _disc_factories(s: TeaState, p: int, kind: int) -> list[int]:
-    effect = E.DISC_EFFECT[kind]
-    return [t for t in _disc_teas(s, p) if E.first_step_possible(s, p, t, effect)]
-
-
-def _use_disc(game: TeaGame, s: TeaState, p: int, action: int) -> None:
-    if action < A.TECH_DISC0:
-        kind = action - A.ACTION_DISC0
-        s.action_discs[p][kind] -= 1
-        s.action_supply[kind] += 1
-        if kind == 0:
-            M.global_sale(game, s, p, any_slot=True)
-        else:
-            E.ask(game, s, Decision("bonus_advance", p, 2, optional=True))
-        return
-    kind = action - A.TECH_DISC0
-    E.ask(game, s, Decision("disc_factory", p, ctx=(kind,)))
-
-
-def _disc_factory_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
-    return [A.TRACK0 + t for t in _disc_factories(s, d.player, d.ctx[0])]
-
-
-def _disc_factory_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
-    track, kind = action - A.TRACK0, d.ctx[0]
-    s.tech_discs[d.player][kind] -= 1
-    s.discs_on[d.player].append(4 * track + kind)
-    E.push_effect(game, s, d.player, track, E.DISC_EFFECT[kind])
-
-
-def _bonus_advance_legal(game: TeaGame, s: TeaState, d: Decision) -> list[int]:
-    tracks = [A.TRACK0 + t for t in _advanceable(game, s, d.player)]
-    return [A.DONE, *tracks] if tracks else []
-
-
-def _bonus_advance_apply(game: TeaGame, s: TeaState, d: Decision, action: int) -> None:
-    """One single-space advance of an own Master; a second may follow (R-43)."""
-    if action == A.DONE:
-        return
-    if d.count > 1:
-        E.defer(s, Decision("bonus_advance", d.player, d.count - 1, optional=True))
-    E.push_move(s, d.player, action - A.TRACK0, 1, arai=True)
-
-
 HANDLERS = {
     "turn": FunctionHandler("taking a turn", _turn_apply, _turn_legal,
                             is_legal=_turn_is_legal),
@@ -432,7 +359,7 @@ HANDLERS = {
                                   _scent_cube_legal),
     "scent_after": FunctionHandler("starting the scented batch", _scent_after_apply),
     "disc_factory": FunctionHandler("choosing a Factory for a technology disc",
-                                    _disc_factory_apply, _disc_factory_legal),
+                                    D.disc_factory_apply, D.disc_factory_legal),
     "bonus_advance": FunctionHandler("advancing own Tea Masters one space",
-                                     _bonus_advance_apply, _bonus_advance_legal),
+                                     D.bonus_advance_apply, D.bonus_advance_legal),
 }
