@@ -23,7 +23,10 @@ pickles) and checked against the game before the first move.
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from .base import StateAgent
-from .candidates import VALUES, Candidate, candidate_generator
+from .candidates import Candidate, candidate_generator, seat_values
 from .heuristics import HeuristicAgent
 from .network import Network
-from .policy import PolicyFileError, read_archive
+from .policy import PolicyFileError, archive_arrays, read_archive
 from .specs import AgentSpecError, int_arg
 
 FORMAT = "formosa-afterstate/1"
@@ -51,12 +54,15 @@ def feature_size(game: Any) -> int:
     return game.observation_size + EXTRA_FEATURES + game.num_actions + CANDIDATE_FEATURES
 
 
-def afterstate_features(game: Any, game_name: str, after: Any, me: int) -> np.ndarray:
+def afterstate_features(game: Any, game_name: str, after: Any, me: int,
+                        mine: float | None = None) -> np.ndarray:
     """The position part of a candidate's input: afterstate ``after`` from seat ``me``'s
     view (its observation, egocentric, what ``me`` may see) and the heuristic's values of
-    the seats."""
+    the seats (``mine``: ``me``'s, when the caller has it already). The other seats'
+    values matter: they are how a move that hurts an opponent shows (the heuristic's own
+    value reads only its seat), and leaving them out cost a third of the win share."""
     obs = np.asarray(game.observe(after, me), dtype=np.float32)
-    values = VALUES[game_name](game, after)
+    values = seat_values(game_name, game, after, None if mine is None else {me: mine})
     mine = values[me]
     best_other = max((v for i, v in enumerate(values) if i != me), default=mine)
     extra = np.array([mine / 100.0, best_other / 100.0, (mine - best_other) / 20.0,
@@ -124,7 +130,18 @@ class AfterstateEvaluator:
     @classmethod
     def load(cls, path: str | Path) -> AfterstateEvaluator:
         """Read an evaluator file (refusals as :class:`PolicyFileError`, naming the path)."""
-        arrays = read_archive(Path(path), "evaluator")
+        return cls.from_arrays(read_archive(Path(path), "evaluator"), str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str) -> AfterstateEvaluator:
+        """The evaluator of ``.npz`` bytes already read from ``path`` (package data)."""
+        return cls.from_arrays(archive_arrays(data, path, "evaluator"), path)
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], path: str) -> AfterstateEvaluator:
+        """Check the arrays of an evaluator file (float16 weights are upcast)."""
+        arrays = {k: (v.astype(np.float32) if v.dtype.kind == "f" else v)
+                  for k, v in arrays.items()}
         if "evaluator" not in arrays:
             raise PolicyFileError(f"{path}: not an afterstate evaluator file (no 'evaluator' "
                                   "array; policy:/az: play exported policies)")
@@ -183,21 +200,42 @@ class AfterstateAgent(StateAgent):
             self.evaluator.check_game(self.game_name, game)
             self._checked = True
         me = game.current_player(state)
-        candidates = self.generate(game, state, me)
-        if not candidates:
-            return self.heuristic.act_on_state(game, state)
-        return self.choose(game, candidates, me).action
+        with paused_gc():
+            candidates = self.generate(game, state, me)
+            if not candidates:
+                return self.heuristic.act_on_state(game, state)
+            return self.choose(game, candidates, me).action
 
     def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
         """The candidate of the best score among the heuristic's top ``top_k``."""
         top = top_candidates(candidates, self.top_k)
-        positions = np.stack([afterstate_features(game, self.game_name, c.after, me)
+        positions = np.stack([afterstate_features(game, self.game_name, c.after, me, c.value)
                               for c in top])
         features = stack_features(positions, np.array([c.action for c in top]),
                                   np.array([c.value for c in top]), game.num_actions)
         margin, win = self.evaluator.predict(features)
         score = margin + self.evaluator.info.win_weight * win
         return top[int(np.argmax(score))]
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused for one decision (and restored after it).
+
+    A decision keeps every candidate's afterstate (a copy of the whole state, thousands of
+    small lists) alive at once, which triggers collections that walk them all; they hold
+    no cycles, so reference counting frees them anyway. Measured on 1,000 Tea turns: 0.71
+    ms per turn for the candidates with the collector, 0.57 without, 0.58 for the
+    heuristic's own search (which keeps one copy at a time). A collector the caller
+    disabled stays disabled.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def top_candidates(candidates: list[Candidate], k: int) -> list[Candidate]:

@@ -40,24 +40,6 @@ class Candidate:
 Generator = Callable[[Any, Any, int], "list[Candidate] | None"]
 
 
-def tea_follow_up(game: Any, state: Any, me: int, action: int) -> Any:
-    """A copy of ``state`` after ``action`` and ``me``'s own follow-up decisions (answered
-    by the Tea heuristic's rules), stopped at a chance event, another seat or a turn."""
-    s = state.clone()
-    game.apply_legal_action(s, action)
-    while not s.over:
-        d = s.stack[-1]
-        if d.player != me or d.kind == "turn":
-            break
-        legal = game.legal_actions(s)
-        answer = tea_heuristic.rule(game, s, d, legal)
-        if answer in legal:
-            game.apply_legal_action(s, answer)
-        else:  # raises IllegalActionError naming the answer
-            game.apply_action(s, answer)
-    return s
-
-
 def tea_candidates(game: Any, state: Any, me: int) -> list[Candidate] | None:
     """Every legal move of a Formosa Tea turn with its afterstate and heuristic value;
     ``None`` where the heuristic answers by rule (not a turn, one move, a completion)."""
@@ -69,20 +51,25 @@ def tea_candidates(game: Any, state: Any, me: int) -> list[Candidate] | None:
         return None
     rows = []
     for action in legal:
-        after = tea_follow_up(game, state, me, action)
+        after = tea_heuristic.follow_up(game, state, me, action)
         rows.append(Candidate(action, after, tea_eval.value(game, after, me)))
     return rows
 
 
-def tea_values(game: Any, state: Any) -> list[float]:
-    """The Tea heuristic's value of ``state`` for every seat (seat order)."""
-    return [tea_eval.value(game, state, seat) for seat in range(game.num_players)]
-
-
 GENERATORS: dict[str, Generator] = {"tea": tea_candidates}
 """Games with a candidate generator."""
-VALUES: dict[str, Callable[[Any, Any], list[float]]] = {"tea": tea_values}
-"""Each such game's heuristic value of a position for every seat (features of the net)."""
+SEAT_VALUES: dict[str, Callable[[Any, Any, int], float]] = {"tea": tea_eval.value}
+"""Each such game's heuristic value ``value(game, state, seat)`` of a position for one seat
+(features of the net, the end of a truncated play-out)."""
+
+
+def seat_values(game_name: str, game: Any, state: Any, known: dict[int, float] | None = None
+                ) -> list[float]:
+    """The heuristic's value of ``state`` for every seat (seat order); ``known`` values
+    (already computed, e.g. a candidate's own) are not computed again."""
+    value, known = SEAT_VALUES[game_name], known or {}
+    return [known[seat] if seat in known else value(game, state, seat)
+            for seat in range(game.num_players)]
 
 
 def candidate_generator(game_name: str) -> Generator:

@@ -8,7 +8,14 @@ that game):
 ``pretrained:GAME``            the same, refused unless ``GAME`` is the game played
 ``pretrained[:GAME]:az[:N]``   PUCT search (:mod:`formosa_envs.agents.az`) guided by that network's
                                prior and value head, ``N`` simulations (default 100)
+``pretrained[:GAME]:net``      the network alone (masked argmax), also where the game
+                               ships an afterstate evaluator
 =============================  ======================================================
+
+Where the manifest entry of a game has an ``afterstate`` part (a file of
+:mod:`formosa_envs.agents.afterstate`, with its own sha256), ``pretrained`` plays that
+agent: the heuristic's candidate moves ranked by the shipped evaluator, which is the
+strongest shipped player of that game; ``pretrained:net`` still names the network.
 
 The files are package data in ``agents/pretrained/``: one ``<game>.npz`` per game (the
 format of :mod:`formosa_envs.training.common.network_export`, weights stored as float16 and upcast
@@ -201,11 +208,12 @@ def _check_game(game: str) -> None:
 
 
 def parse_spec(spec: str, arg: str, game: str) -> tuple[str, int | None]:
-    """``[GAME][:az[:N]]`` -> ``(game, simulations or None)``; :class:`AgentSpecError`
-    naming ``spec`` on bad syntax or a network of another game."""
-    usage = "pretrained[:GAME][:az[:N]]"
+    """``[GAME][:net|:az[:N]]`` -> ``(game, simulations)``: None for the default agent, 0
+    for ``net`` (the network alone); :class:`AgentSpecError` naming ``spec`` on bad syntax
+    or a network of another game."""
+    usage = "pretrained[:GAME][:net|:az[:N]]"
     parts = arg.split(":") if arg else []
-    named = parts.pop(0) if parts and parts[0] != "az" else None
+    named = parts.pop(0) if parts and parts[0] not in ("az", "net") else None
     if named is not None and named not in GAMES:
         raise AgentSpecError(f"agent spec {spec!r}: {named!r} is not a game ({usage}; games: "
                              f"{', '.join(sorted(GAMES))})")
@@ -214,6 +222,8 @@ def parse_spec(spec: str, arg: str, game: str) -> tuple[str, int | None]:
                              f"this game is {game}: use pretrained or pretrained:{game}")
     if not parts:
         return game, None
+    if parts == ["net"]:
+        return game, 0
     if parts[0] != "az" or len(parts) > 2:
         raise AgentSpecError(f"agent spec {spec!r}: expected {usage} (e.g. pretrained, "
                              f"pretrained:{game}, pretrained:az:200)")
@@ -225,21 +235,44 @@ def parse_spec(spec: str, arg: str, game: str) -> tuple[str, int | None]:
 
 def build_pretrained(spec: str, arg: str, game: str, seed: int | None,
                      root: Root | None = None) -> Agent:
-    """The agent of spec ``pretrained[:GAME][:az[:N]]`` for ``game`` (module docstring)."""
+    """The agent of spec ``pretrained[:GAME][:net|:az[:N]]`` for ``game`` (module docstring)."""
     if game not in GAMES:
         raise AgentSpecError(f"agent spec {spec!r}: unknown game {game!r}; games: "
                              f"{', '.join(sorted(GAMES))}")
     game, simulations = parse_spec(spec, arg, game)
+    if simulations is None and "afterstate" in manifest_entry(game, root):
+        agent: Any = load_afterstate_agent(game, seed, root)
+        agent.name = spec
+        return agent
     network = load_network(game, root)
-    if simulations is None:
+    if not simulations:
         from .policy import PolicyAgent
-        agent: Any = PolicyAgent(network.layers, network.activation, seed=seed)
+        agent = PolicyAgent(network.layers, network.activation, seed=seed)
         agent.path = network.path
     else:
         from .az import AZAgent
         agent = AZAgent(network, simulations=simulations, seed=seed)
     agent.name = spec
     return agent
+
+
+def load_afterstate_agent(game: str, seed: int | None, root: Root | None = None) -> Agent:
+    """The shipped afterstate agent of ``game`` (its manifest part checked like a network:
+    the file present, its sha256, its feature size against the game as built now)."""
+    from .afterstate import AfterstateAgent, AfterstateEvaluator, feature_size
+
+    part = manifest_entry(game, root)["afterstate"]
+    root = package_root() if root is None else root
+    path = root / str(part.get("file", f"{game}_afterstate.npz"))
+    data = _read_checked(game, path, part)
+    _check_current(game, path, manifest_entry(game, root))
+    evaluator = AfterstateEvaluator.from_bytes(data, str(path))
+    built = make_game(game, num_players=GAMES[game].min_players)
+    if evaluator.info.feature_size != feature_size(built):
+        raise PretrainedError(f"pretrained evaluator for {game}: {path} takes "
+                              f"{evaluator.info.feature_size} features, {game} now gives "
+                              f"{feature_size(built)}; run {REGENERATE.format(game=game)}")
+    return AfterstateAgent(game, evaluator, seed=seed)
 
 
 def shipped_games(root: Root | None = None) -> list[str]:

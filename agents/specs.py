@@ -224,7 +224,7 @@ def _pretrained(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     return build_pretrained(spec, arg, game, seed)
 
 
-register_agent_kind("pretrained", _pretrained, "pretrained[:GAME][:az[:N]]")
+register_agent_kind("pretrained", _pretrained, "pretrained[:GAME][:net|:az[:N]]")
 
 
 def _afterstate(spec: str, arg: str, game: str, seed: int | None) -> Agent:

@@ -8,6 +8,9 @@
 * ``--fair-share P:N``: N games at a table of P seats, the agent against P-1 heuristics
   (seats rotated): its win share against the fair share 1/P.
 * ``--solo N``: single-player games (Dadaocheng): the objective rate.
+* ``--timing N``: N 2-player games against the heuristic (seats rotated), every decision
+  timed: the mean milliseconds per decision of the agent and of the heuristic, side by
+  side (the fair-compute figure).
 
 The seed is a 32-bit tournament seed (default 7,000,000); training data seeds are 64-bit
 with bit 63 set and PPO env seeds are ``seed + i`` for small ``i``, so these deals are
@@ -30,6 +33,7 @@ if str(ROOT) not in sys.path:
 
 from formosa_envs.evaluation.evaluate import run_tournament, win_share  # noqa: E402
 from formosa_envs.evaluation.solo import solo_share  # noqa: E402
+from formosa_envs.evaluation.timing import think_times  # noqa: E402
 from formosa_envs.games import GAMES  # noqa: E402
 
 EVAL_SEED = 7_000_000
@@ -83,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--vs-random", type=int, default=0)
     p.add_argument("--fair-share", default="", help="P:N (seats:games)")
     p.add_argument("--solo", type=int, default=0)
+    p.add_argument("--timing", type=int, default=0, help="games timed against the heuristic")
     p.add_argument("--seed", type=int, default=EVAL_SEED)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=None)
@@ -104,6 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         if count:
             rows[name] = job()
             print(line(name, rows[name]), flush=True)
+    if args.timing:
+        rows["timing"] = think_times(args.game, args.agent, args.timing, args.seed)
+        t = rows["timing"]
+        print(f"timing: {t['agent_ms_per_decision']:.3f} ms per decision against the "
+              f"heuristic's {t['heuristic_ms_per_decision']:.3f} ms ({t['ratio']:.2f}x) "
+              f"over {args.timing} games", flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")

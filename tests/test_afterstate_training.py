@@ -128,7 +128,8 @@ def test_the_run_writes_its_folder_and_reuses_its_labels(tmp_path: Path) -> None
     assert {p.name for p in out.iterdir()} >= {"config.json", "labels.npz", "labels.json",
                                                "evaluator.npz", "report.json"}
     assert report["evaluation"]["games"] == 2 and report["label_s"] > 0
-    assert report["evaluation"]["agent_ms_per_decision"] > 0
+    timing = report["evaluation"]["timing"]
+    assert timing["agent_ms_per_decision"] > 0 < timing["ratio"]
     lines: list[str] = []
     again = run_afterstate("tea", out, AfterstateConfig(**{**TINY.__dict__, "eval_games": 0}),
                            show_progress=False, log=lines.append)

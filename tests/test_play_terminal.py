@@ -244,7 +244,7 @@ def test_play_help_names_every_agent_kind(capsys: pytest.CaptureFixture[str]) ->
     text = " ".join(capsys.readouterr().out.split())
     for kind in ("human", *agent_kinds()):
         assert re.search(rf"(?<![\w-]){kind}\b", text), kind
-    assert "pretrained[:GAME][:az[:N]]" in text and "az:PATH.npz[:N]" in text
+    assert "pretrained[:GAME][:net|:az[:N]]" in text and "az:PATH.npz[:N]" in text
     assert "--compact" in text or "--full" in text
 
 

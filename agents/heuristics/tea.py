@@ -58,6 +58,12 @@ def choose(game: Any, state: Any, rng: np.random.Generator) -> int:
 
 def _after(game: Any, state: Any, me: int, action: int) -> float:
     """Value for ``me`` after ``action`` and ``me``'s own follow-up decisions."""
+    return V.value(game, follow_up(game, state, me, action), me)
+
+
+def follow_up(game: Any, state: Any, me: int, action: int) -> Any:
+    """A copy of ``state`` after ``action`` and ``me``'s own follow-up decisions (answered
+    by :func:`rule`), stopped at a chance event, another seat's decision or a turn."""
     s = state.clone()
     game.apply_legal_action(s, action)  # one of the legal ids: no need to check it again
     handlers, stack = game.handlers, s.stack
@@ -71,7 +77,7 @@ def _after(game: Any, state: Any, me: int, action: int) -> float:
             game.apply_legal_action(s, answer)
         else:  # raises IllegalActionError naming the answer
             game.apply_action(s, answer)
-    return V.value(game, s, me)
+    return s
 
 
 def rule(game: Any, s: Any, d: Any, legal: list[int]) -> int:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 from formosa_envs.agents.afterstate import afterstate_features, top_candidates
-from formosa_envs.agents.candidates import VALUES, candidate_generator
+from formosa_envs.agents.candidates import candidate_generator, seat_values
 from formosa_envs.agents.heuristics import HeuristicAgent
 
 from formosa_envs.core.engine import CHANCE
@@ -104,7 +104,7 @@ def _outcome(game: Any, game_name: str, s: Any, me: int) -> tuple[float, float]:
         scores = game.scores(s)
         others = [v for i, v in enumerate(scores) if i != me]
         return scores[me] - (max(others) if others else 0.0), game.win_shares(s)[me]
-    values = VALUES[game_name](game, s)
+    values = seat_values(game_name, game, s)
     others = [v for i, v in enumerate(values) if i != me]
     margin = values[me] - (max(others) if others else 0.0)
     return margin, 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
@@ -130,7 +130,8 @@ def label_game(config: AfterstateConfig, game_name: str, g: int) -> dict[str, li
             for rank, c in enumerate(top_candidates(candidates, config.top_k)):
                 margin, win = play_out(game, game_name, c.after, seat, seed, config.playouts,
                                        config.horizon)
-                row = (afterstate_features(game, game_name, c.after, seat).astype(np.float16),
+                row = (afterstate_features(game, game_name, c.after, seat, c.value).astype(
+                    np.float16),
                        c.action, c.value, margin, win, decision, g, rank)
                 for key, value in zip(ROW_KEYS, row, strict=True):
                     rows[key].append(value)

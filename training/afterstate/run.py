@@ -9,7 +9,7 @@
    heuristic, seats rotated, tournament seed ``eval_seed`` (32-bit: never a training deal),
    with the win share's 95% Wilson interval; and the mean thinking time per decision of the
    agent and of the heuristic, measured side by side in the same games
-   (:func:`think_times`).
+   (:func:`formosa_envs.evaluation.timing.think_times`).
 
 The run folder holds ``config.json``, ``labels.npz``, ``evaluator.npz`` and ``report.json``
 (the fit's history, the evaluation and the wall time of each stage).
@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 from formosa_envs.agents import make_agent
 
-from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.evaluation.evaluate import run_tournament, win_share
+from formosa_envs.evaluation.timing import think_times
 from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.console import run_console
 from formosa_envs.tools.usage import MAX_WORKERS, OneLineParser, check_output_folder, int_between
@@ -58,30 +58,6 @@ def load_or_label(run: Path, game: str, config: AfterstateConfig, log: Any,
     return labels, time.perf_counter() - start
 
 
-def think_times(game_name: str, agent_spec: str, games: int, seed: int,
-                num_players: int = 2) -> dict[str, float]:
-    """Mean seconds per decision of ``agent_spec`` and of the heuristic, timed around each
-    ``act_on_state`` call in the same games (the agent in seat ``g % num_players``)."""
-    game = make_game(game_name, num_players=num_players)
-    spent = {"agent": [0.0, 0], "heuristic": [0.0, 0]}
-    for g in range(games):
-        agents = [make_agent(agent_spec if i == g % num_players else "heuristic", game_name,
-                             seed + 10 * g + i) for i in range(num_players)]
-        names = ["agent" if i == g % num_players else "heuristic" for i in range(num_players)]
-        rng, state = np.random.default_rng(seed + g), game.new_initial_state()
-        while not game.is_terminal(state) and state.decisions < game.max_game_length:
-            seat = game.current_player(state)
-            if seat == CHANCE:
-                game.resolve_chance(state, rng)
-                continue
-            start = time.perf_counter()
-            action = agents[seat].act_on_state(game, state)
-            spent[names[seat]][0] += time.perf_counter() - start
-            spent[names[seat]][1] += 1
-            game.apply_action(state, action)
-    return {f"{k}_ms_per_decision": 1000 * t / max(1, n) for k, (t, n) in spent.items()}
-
-
 def evaluate(game: str, spec: str, config: AfterstateConfig, workers: int,
              show_progress: bool) -> dict[str, Any]:
     """Win share of ``spec`` against the heuristic and the time per decision of both."""
@@ -89,8 +65,8 @@ def evaluate(game: str, spec: str, config: AfterstateConfig, workers: int,
                             seed=config.eval_seed, workers=workers,
                             show_progress=show_progress)
     share = win_share(result, result.config["names"][0])
-    times = think_times(game, spec, 4, config.eval_seed, config.num_players)
-    return {"games": len(result.records), "seed": config.eval_seed, **share, **times}
+    times = think_times(game, spec, 8, config.eval_seed, config.num_players)
+    return {"seed": config.eval_seed, **share, "timing": times}
 
 
 def run_afterstate(game: str, out: str | Path, config: AfterstateConfig | None = None,
@@ -155,8 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     if ev:
         print(f"afterstate:{report['evaluator']} vs heuristic: {ev['win_rate']:.1%} "
               f"[{ev['win_low']:.1%}, {ev['win_high']:.1%}] over {ev['games']} games; "
-              f"{ev['agent_ms_per_decision']:.2f} ms per decision (heuristic "
-              f"{ev['heuristic_ms_per_decision']:.2f} ms)")
+              f"{ev['timing']['agent_ms_per_decision']:.2f} ms per decision (heuristic "
+              f"{ev['timing']['heuristic_ms_per_decision']:.2f} ms)")
     return 0
 
 

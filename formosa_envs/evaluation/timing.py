@@ -1,0 +1,52 @@
+"""Thinking time per decision, an agent beside the heuristic in the same games.
+
+The fair-compute rule of the learned-agent tables: an agent that searches at play time is
+reported with its mean time per decision beside its opponent's, measured in the same games
+on the same machine. :func:`think_times` times every ``act_on_state`` call with
+``time.perf_counter`` (wall time: engine steps and chance are not counted).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from formosa_envs.agents import make_agent
+from formosa_envs.core.engine import CHANCE
+from formosa_envs.games import make_game
+
+
+def think_times(game_name: str, agent_spec: str, games: int, seed: int,
+                num_players: int = 2, opponent: str = "heuristic") -> dict[str, Any]:
+    """Mean milliseconds per decision of ``agent_spec`` and of ``opponent`` in ``games``
+    games (the agent in seat ``g % num_players``, the opponent in the others; chance from
+    ``seed + g``) and their ratio."""
+    game = make_game(game_name, num_players=num_players)
+    spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
+    for g in range(games):
+        names = ["agent" if i == g % num_players else "opponent" for i in range(num_players)]
+        agents = [make_agent(agent_spec if name == "agent" else opponent, game_name,
+                             seed + 10 * g + i) for i, name in enumerate(names)]
+        _play_timed(game, agents, names, np.random.default_rng(seed + g), spent)
+    agent_ms, opponent_ms = (1000 * t / max(1, n) for t, n in spent.values())
+    return {"games": games, "agent_ms_per_decision": agent_ms,
+            f"{opponent}_ms_per_decision": opponent_ms,
+            "ratio": agent_ms / opponent_ms if opponent_ms else float("inf"),
+            "agent_decisions": spent["agent"][1], "opponent_decisions": spent["opponent"][1]}
+
+
+def _play_timed(game: Any, agents: list[Any], names: list[str], rng: np.random.Generator,
+                spent: dict[str, list]) -> None:
+    state = game.new_initial_state()
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
+        seat = game.current_player(state)
+        if seat == CHANCE:
+            game.resolve_chance(state, rng)
+            continue
+        start = time.perf_counter()
+        action = agents[seat].act_on_state(game, state)
+        spent[names[seat]][0] += time.perf_counter() - start
+        spent[names[seat]][1] += 1
+        game.apply_action(state, action)
