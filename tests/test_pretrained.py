@@ -73,7 +73,9 @@ def test_package_data_declares_the_shipped_files() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     globs = config["tool"]["setuptools"]["package-data"]["formosa_envs.agents"]
     files = {p.name for p in SHIPPED.iterdir() if not p.name.startswith(".")}
-    assert files == {MANIFEST} | {f"{g}.npz" for g in GAMES}
+    parts = {g for g, e in read_manifest()["games"].items() if "afterstate" in e}
+    assert files == {MANIFEST} | {f"{g}.npz" for g in GAMES} | {f"{g}_afterstate.npz"
+                                                              for g in parts}
     assert all(any(Path("pretrained", f).match(g) for g in globs) for f in files)
 
 
@@ -121,6 +123,34 @@ def edit_manifest(root: Path, game: str, **changes: object) -> None:
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["games"][game].update(changes)
     path.write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def test_tea_ships_its_afterstate_agent_and_the_network_alone() -> None:
+    """pretrained in Tea plays the shipped evaluator over the heuristic's candidates (the
+    strongest shipped Tea player); pretrained:net the network; its manifest part records
+    the final evaluation that the docs report."""
+    from formosa_envs.agents.afterstate import AfterstateAgent
+    from formosa_envs.agents.policy import PolicyAgent
+    assert isinstance(make_agent("pretrained", "tea", 0), AfterstateAgent)
+    assert isinstance(make_agent("pretrained:tea", "tea", 0), AfterstateAgent)
+    assert isinstance(make_agent("pretrained:tea:net", "tea", 0), PolicyAgent)
+    assert isinstance(make_agent("pretrained", "flowers", 0), PolicyAgent)
+    part = read_manifest()["games"]["tea"]["afterstate"]
+    assert file_sha256((SHIPPED / part["file"]).read_bytes()) == part["sha256"]
+    final = part["final_evaluation"]["vs_heuristic"]
+    assert final["games"] == 400 and final["win_low"] > 0.5 and final["seed"] == 7_000_000
+    assert play_whole_game("tea", 3, ["pretrained", "heuristic"], 5) > 0
+
+
+def test_a_tampered_evaluator_is_refused(copy_root: Path) -> None:
+    from formosa_envs.agents.pretrained import build_pretrained
+    path = copy_root / "tea_afterstate.npz"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(PretrainedError, match="does not match its manifest"):
+        build_pretrained("pretrained", "", "tea", 0, root=copy_root)
+    assert build_pretrained("pretrained:net", "net", "tea", 0, root=copy_root) is not None
 
 
 def test_a_tampered_file_is_refused(copy_root: Path) -> None:
