@@ -114,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         t = rows["timing"]
         print(f"timing: {t['agent_ms_per_decision']:.3f} ms per decision against the "
               f"heuristic's {t['heuristic_ms_per_decision']:.3f} ms ({t['ratio']:.2f}x) "
-              f"over {args.timing} games", flush=True)
+              f"over {args.timing} games; the heuristic in the agent's seat (control) "
+              f"{t['control_ms_per_decision']:.3f} ms ({t['ratio_to_control']:.2f}x)",
+              flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")

@@ -172,3 +172,14 @@ def test_a_file_for_other_features_is_refused_before_the_first_move(tmp_path: Pa
     agent = make_agent(f"afterstate:{path}", "tea", 0)
     with pytest.raises(PolicyFileError, match="50 features.*cannot play tea"):
         agent.act_on_state(game, states[0])
+
+
+def test_think_times_reports_both_seats_and_the_control() -> None:
+    from formosa_envs.evaluation.timing import think_times
+    t = think_times("flowers", "random", 2, seed=3)
+    assert t["games"] == 2 and t["agent_decisions"] > 0 and t["opponent_decisions"] > 0
+    assert 0 < t["agent_ms_per_decision"] and 0 < t["heuristic_ms_per_decision"]
+    assert t["ratio"] == pytest.approx(t["agent_ms_per_decision"]
+                                       / t["heuristic_ms_per_decision"])
+    assert t["ratio_to_control"] == pytest.approx(t["agent_ms_per_decision"]
+                                                  / t["control_ms_per_decision"])

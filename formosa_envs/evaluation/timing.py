@@ -22,19 +22,39 @@ def think_times(game_name: str, agent_spec: str, games: int, seed: int,
                 num_players: int = 2, opponent: str = "heuristic") -> dict[str, Any]:
     """Mean milliseconds per decision of ``agent_spec`` and of ``opponent`` in ``games``
     games (the agent in seat ``g % num_players``, the opponent in the others; chance from
-    ``seed + g``) and their ratio."""
+    ``seed + g``) and their ratio; and the *control*: the same deals with ``opponent``
+    in the agent's seat too, timed in that seat. The heuristics keep small memos shared by
+    every seat of a process (the last inputs of a value), so a seat's time depends on who
+    else plays; ``ratio_to_control`` compares the agent with the opponent in the same
+    seat against the same opponents."""
     game = make_game(game_name, num_players=num_players)
-    spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
-    for g in range(games):
-        names = ["agent" if i == g % num_players else "opponent" for i in range(num_players)]
-        agents = [make_agent(agent_spec if name == "agent" else opponent, game_name,
-                             seed + 10 * g + i) for i, name in enumerate(names)]
-        _play_timed(game, agents, names, np.random.default_rng(seed + g), spent)
-    agent_ms, opponent_ms = (1000 * t / max(1, n) for t, n in spent.values())
+    spent = _timed_games(game, game_name, agent_spec, opponent, games, seed)
+    control = _timed_games(game, game_name, opponent, opponent, games, seed)
+    agent_ms, opponent_ms = (_ms(*spent[k]) for k in ("agent", "opponent"))
+    control_ms = _ms(*control["agent"])
     return {"games": games, "agent_ms_per_decision": agent_ms,
             f"{opponent}_ms_per_decision": opponent_ms,
             "ratio": agent_ms / opponent_ms if opponent_ms else float("inf"),
+            "control_ms_per_decision": control_ms,
+            "ratio_to_control": agent_ms / control_ms if control_ms else float("inf"),
             "agent_decisions": spent["agent"][1], "opponent_decisions": spent["opponent"][1]}
+
+
+def _ms(seconds: float, decisions: int) -> float:
+    return 1000 * seconds / max(1, decisions)
+
+
+def _timed_games(game: Any, game_name: str, agent_spec: str, opponent: str, games: int,
+                 seed: int) -> dict[str, list]:
+    """Seconds and decisions of the seat ``g % n`` (``agent``) and the others over ``games``."""
+    spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
+    n = game.num_players
+    for g in range(games):
+        names = ["agent" if i == g % n else "opponent" for i in range(n)]
+        agents = [make_agent(agent_spec if name == "agent" else opponent, game_name,
+                             seed + 10 * g + i) for i, name in enumerate(names)]
+        _play_timed(game, agents, names, np.random.default_rng(seed + g), spent)
+    return spent
 
 
 def _play_timed(game: Any, agents: list[Any], names: list[str], rng: np.random.Generator,
