@@ -178,7 +178,7 @@ def test_think_times_reports_both_seats_and_the_control() -> None:
     from formosa_envs.evaluation.timing import think_times
     t = think_times("flowers", "random", 2, seed=3)
     assert t["games"] == 2 and t["agent_decisions"] > 0 and t["opponent_decisions"] > 0
-    assert 0 < t["agent_ms_per_decision"] and 0 < t["heuristic_ms_per_decision"]
+    assert t["agent_ms_per_decision"] > 0 and t["heuristic_ms_per_decision"] > 0
     assert t["ratio"] == pytest.approx(t["agent_ms_per_decision"]
                                        / t["heuristic_ms_per_decision"])
     assert t["ratio_to_control"] == pytest.approx(t["agent_ms_per_decision"]
