@@ -158,13 +158,15 @@ def check_game_data() -> None:
 def check_training_configs() -> None:
     """Every installed ``training/configs/*.toml`` loads through its config loader."""
     import formosa_envs.training
+    from formosa_envs.training.afterstate.config import load_afterstate_config
     from formosa_envs.training.imitation.config import load_bc_config
     from formosa_envs.training.jax.config import load_jax_config
     from formosa_envs.training.ppo.config import load_config
     from formosa_envs.training.xit.config import load_xit_config
 
     check_no_torch("import formosa_envs.training and its config loaders")
-    by_kind = {"bc": load_bc_config, "xit": load_xit_config, "jax": load_jax_config}
+    by_kind = {"bc": load_bc_config, "xit": load_xit_config, "jax": load_jax_config,
+               "afterstate": load_afterstate_config}
     folder = importlib.resources.files(formosa_envs.training) / "configs"
     files = sorted(f.name for f in folder.iterdir() if f.name.endswith(".toml"))
     if not files:
