@@ -195,24 +195,17 @@ def check_resources(listed: list[str]) -> None:
 def check_pretrained() -> None:
     """The shipped agent of every game plays every player count to the end (driven on the
     engine: Tea's ``pretrained`` is the afterstate agent, which decides from the state)."""
-    import numpy as np
     from formosa_envs.agents import make_agent
 
     import formosa_envs
-    from formosa_envs.core.engine import CHANCE
+    from formosa_envs.tools.simulate import play_game
 
     for name, info in formosa_envs.GAMES.items():
         agent = make_agent("pretrained", name, seed=0)
         for players in range(info.min_players, info.max_players + 1):
             game = formosa_envs.make_game(name, num_players=players)
-            state, rng = game.new_initial_state(), np.random.default_rng(players)
-            agent.reset()
-            while not game.is_terminal(state) and state.decisions < game.max_game_length:
-                if game.current_player(state) == CHANCE:
-                    game.resolve_chance(state, rng)
-                else:
-                    game.apply_action(state, int(agent.act_on_state(game, state)))
-            if not game.is_terminal(state):
+            record = play_game(game, [agent] * players, seed=players)
+            if record.truncated:
                 raise AssertionError(f"pretrained {name} with {players} players did not end")
         say(f"pretrained plays {name} with {info.min_players}..{info.max_players} players")
 

@@ -135,6 +135,10 @@ def test_the_run_writes_its_folder_and_reuses_its_labels(tmp_path: Path) -> None
                            show_progress=False, log=lines.append)
     assert again["label_s"] == 0.0 and any("reusing" in line for line in lines)
     assert json.loads((out / "report.json").read_text())["fit"]["rows"] == report["fit"]["rows"]
+    (out / "labels.npz").write_bytes(b"not an npz")  # a damaged file is labelled again
+    third = run_afterstate("tea", out, AfterstateConfig(**{**TINY.__dict__, "eval_games": 0}),
+                           show_progress=False, log=lines.append)
+    assert third["label_s"] > 0 and third["fit"]["rows"] == report["fit"]["rows"]
 
 
 def test_the_command_refuses_a_game_without_candidates(tmp_path: Path) -> None:

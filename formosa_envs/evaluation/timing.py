@@ -11,11 +11,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numpy as np
-
 from formosa_envs.agents import make_agent
-from formosa_envs.core.engine import CHANCE
+from formosa_envs.agents.base import StateAgent
 from formosa_envs.games import make_game
+from formosa_envs.tools.simulate import play_game
 
 
 def think_times(game_name: str, agent_spec: str, games: int, seed: int,
@@ -44,29 +43,33 @@ def _ms(seconds: float, decisions: int) -> float:
     return 1000 * seconds / max(1, decisions)
 
 
+class _Timed(StateAgent):
+    """An agent whose ``act_on_state`` calls add their seconds and count to ``spent``."""
+
+    def __init__(self, agent: Any, spent: list) -> None:
+        self.agent, self.spent = agent, spent
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        start = time.perf_counter()
+        action = self.agent.act_on_state(game, state)
+        self.spent[0] += time.perf_counter() - start
+        self.spent[1] += 1
+        return action
+
+    def reset(self) -> None:
+        self.agent.reset()
+
+
 def _timed_games(game: Any, game_name: str, agent_spec: str, opponent: str, games: int,
                  seed: int) -> dict[str, list]:
-    """Seconds and decisions of the seat ``g % n`` (``agent``) and the others over ``games``."""
+    """Seconds and decisions of the seat ``g % n`` (``agent``) and the others over ``games``
+    (:func:`formosa_envs.tools.simulate.play_game`, chance from ``seed + g``)."""
     spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
     n = game.num_players
     for g in range(games):
         names = ["agent" if i == g % n else "opponent" for i in range(n)]
-        agents = [make_agent(agent_spec if name == "agent" else opponent, game_name,
-                             seed + 10 * g + i) for i, name in enumerate(names)]
-        _play_timed(game, agents, names, np.random.default_rng(seed + g), spent)
+        agents = [_Timed(make_agent(agent_spec if name == "agent" else opponent, game_name,
+                                    seed + 10 * g + i), spent[name])
+                  for i, name in enumerate(names)]
+        play_game(game, agents, seed + g)
     return spent
-
-
-def _play_timed(game: Any, agents: list[Any], names: list[str], rng: np.random.Generator,
-                spent: dict[str, list]) -> None:
-    state = game.new_initial_state()
-    while not game.is_terminal(state) and state.decisions < game.max_game_length:
-        seat = game.current_player(state)
-        if seat == CHANCE:
-            game.resolve_chance(state, rng)
-            continue
-        start = time.perf_counter()
-        action = agents[seat].act_on_state(game, state)
-        spent[names[seat]][0] += time.perf_counter() - start
-        spent[names[seat]][1] += 1
-        game.apply_action(state, action)

@@ -47,15 +47,28 @@ def load_or_label(run: Path, game: str, config: AfterstateConfig, log: Any,
     """The run's labels (reused when ``labels.npz`` was made with the same settings)."""
     path, meta_path = run / "labels.npz", run / "labels.json"
     wanted = {"game": game, **{k: getattr(config, k) for k in LABEL_SETTINGS}}
-    if path.is_file() and meta_path.is_file() and json.loads(meta_path.read_text()) == wanted:
-        with np.load(path, allow_pickle=False) as npz:
-            log(f"reusing {path}")
-            return {k: npz[k] for k in ROW_KEYS}, 0.0
+    reused = _saved_labels(path, meta_path, wanted)
+    if reused is not None:
+        log(f"reusing {path}")
+        return reused, 0.0
     start = time.perf_counter()
     labels = generate_labels(config, game, show_progress)
     np.savez(path, **labels)
     meta_path.write_text(json.dumps(wanted, indent=2) + "\n")
     return labels, time.perf_counter() - start
+
+
+def _saved_labels(path: Path, meta_path: Path, wanted: dict[str, Any]
+                  ) -> dict[str, np.ndarray] | None:
+    """The labels saved with the ``wanted`` settings, or None (missing, other settings,
+    unreadable or incomplete files are labelled again and written over)."""
+    try:
+        if json.loads(meta_path.read_text(encoding="utf-8")) != wanted:
+            return None
+        with np.load(path, allow_pickle=False) as npz:
+            return {k: npz[k] for k in ROW_KEYS}
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
 
 
 def evaluate(game: str, spec: str, config: AfterstateConfig, workers: int,
