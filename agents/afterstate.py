@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .afterstate_scoring import CandidateScorer
 from .base import StateAgent
 from .candidates import Candidate, candidate_generator, seat_values
 from .heuristics import HeuristicAgent
@@ -61,13 +62,27 @@ def afterstate_features(game: Any, game_name: str, after: Any, me: int,
     the seats (``mine``: ``me``'s, when the caller has it already). The other seats'
     values matter: they are how a move that hurts an opponent shows (the heuristic's own
     value reads only its seat), and leaving them out cost a third of the win share."""
-    obs = np.asarray(game.observe(after, me), dtype=np.float32)
+    return afterstate_positions(game, game_name, [after], me, [mine])[0]
+
+
+def afterstate_positions(game: Any, game_name: str, afters: list[Any], me: int,
+                         mines: list[float | None]) -> np.ndarray:
+    """:func:`afterstate_features` of each of ``afters`` (one row each, the same bytes),
+    the observations encoded at once (:meth:`~formosa_envs.core.engine.Game.observe_many`)."""
+    obs = np.asarray(game.observe_many(afters, me), dtype=np.float32)
+    extra = np.array([value_features(game, game_name, after, me, mine)
+                      for after, mine in zip(afters, mines, strict=True)], dtype=np.float32)
+    return np.concatenate([obs, extra.reshape(len(afters), EXTRA_FEATURES)], axis=1)
+
+
+def value_features(game: Any, game_name: str, after: Any, me: int,
+                   mine: float | None) -> list[float]:
+    """The :data:`EXTRA_FEATURES` of one afterstate: the seats' heuristic values."""
     values = seat_values(game_name, game, after, None if mine is None else {me: mine})
     mine = values[me]
     best_other = max((v for i, v in enumerate(values) if i != me), default=mine)
-    extra = np.array([mine / 100.0, best_other / 100.0, (mine - best_other) / 20.0,
-                      game.num_players / 4.0], dtype=np.float32)
-    return np.concatenate([obs, extra])
+    return [mine / 100.0, best_other / 100.0, (mine - best_other) / 20.0,
+            game.num_players / 4.0]
 
 
 def stack_features(positions: np.ndarray, actions: np.ndarray, values: np.ndarray,
@@ -79,10 +94,15 @@ def stack_features(positions: np.ndarray, actions: np.ndarray, values: np.ndarra
     k = len(actions)
     onehot = np.zeros((k, num_actions), dtype=np.float32)
     onehot[np.arange(k), np.asarray(actions, dtype=np.intp)] = 1.0
-    values = np.asarray(values, dtype=np.float32)
-    extra = np.stack([(values - values.max()) / 5.0, np.arange(k) / 8.0], axis=1)
     return np.concatenate([np.asarray(positions, dtype=np.float32), onehot,
-                           extra.astype(np.float32)], axis=1)
+                           candidate_features(values)], axis=1)
+
+
+def candidate_features(values: Any) -> np.ndarray:
+    """The :data:`CANDIDATE_FEATURES` of candidates of heuristic ``values``, best first."""
+    values = np.asarray(values, dtype=np.float32)
+    extra = np.stack([(values - values.max()) / 5.0, np.arange(len(values)) / 8.0], axis=1)
+    return extra.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -122,6 +142,10 @@ class AfterstateEvaluator:
     def __init__(self, network: Network, info: EvaluatorInfo, path: str) -> None:
         outputs = network.layers[-1][0].shape[0]
         inputs = network.layers[0][0].shape[1]
+        if network.activation != "relu" or len(network.layers) < 2:
+            raise PolicyFileError(f"{path}: an evaluator is a ReLU network with a hidden "
+                                  f"layer; this one is {network.activation} with "
+                                  f"{len(network.layers) - 1} hidden layers")
         if outputs != 2 or inputs != info.feature_size:
             raise PolicyFileError(f"{path}: an evaluator maps {info.feature_size} features to 2 "
                                   f"outputs; this network maps {inputs} to {outputs}")
@@ -154,6 +178,11 @@ class AfterstateEvaluator:
         margin = out[:, 0] * self.info.margin_scale
         win = 1.0 / (1.0 + np.exp(-out[:, 1]))
         return margin, win
+
+    def scorer(self, game: Any) -> CandidateScorer:
+        """The play-time forward pass for ``game`` (:mod:`.afterstate_scoring`)."""
+        return CandidateScorer(self.network.layers, game.observation_size, game.num_actions,
+                               self.info.margin_scale, self.info.win_weight)
 
     def check_game(self, game_name: str, game: Any) -> None:
         """Refuse a game other than the one the evaluator was trained for."""
@@ -192,13 +221,13 @@ class AfterstateAgent(StateAgent):
         self.top_k = top_k or evaluator.info.top_k
         self.generate = candidate_generator(game_name)
         self.heuristic = HeuristicAgent(game_name, seed=seed)
-        self._checked = False
+        self.scorer: CandidateScorer | None = None
 
     def act_on_state(self, game: Any, state: Any) -> int:
         """The best-scored candidate, or the heuristic's answer where it has no candidates."""
-        if not self._checked:
+        if self.scorer is None:
             self.evaluator.check_game(self.game_name, game)
-            self._checked = True
+            self.scorer = self.evaluator.scorer(game)
         me = game.current_player(state)
         with paused_gc():
             candidates = self.generate(game, state, me)
@@ -208,14 +237,17 @@ class AfterstateAgent(StateAgent):
 
     def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
         """The candidate of the best score among the heuristic's top ``top_k``."""
+        if self.scorer is None:
+            self.scorer = self.evaluator.scorer(game)
         top = top_candidates(candidates, self.top_k)
-        positions = np.stack([afterstate_features(game, self.game_name, c.after, me, c.value)
-                              for c in top])
-        features = stack_features(positions, np.array([c.action for c in top]),
-                                  np.array([c.value for c in top]), game.num_actions)
-        margin, win = self.evaluator.predict(features)
-        score = margin + self.evaluator.info.win_weight * win
-        return top[int(np.argmax(score))]
+        observations = game.observe_many([c.after for c in top], me)
+        values = [c.value for c in top]
+        extras = np.empty((len(top), EXTRA_FEATURES + CANDIDATE_FEATURES), dtype=np.float32)
+        extras[:, :EXTRA_FEATURES] = [value_features(game, self.game_name, c.after, me, c.value)
+                                      for c in top]
+        extras[:, EXTRA_FEATURES:] = candidate_features(values)
+        actions = np.array([c.action for c in top], dtype=np.intp)
+        return top[int(np.argmax(self.scorer.scores(observations, extras, actions)))]
 
 
 @contextmanager

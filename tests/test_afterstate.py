@@ -27,25 +27,28 @@ from formosa_envs.games import make_game
 
 
 def write_evaluator(path: Path, game_name: str = "tea", seed: int = 0, hidden: int = 8,
-                    feature_size: int | None = None, **meta: object) -> Path:
+                    feature_size: int | None = None, activation: str = "relu",
+                    two_layers: bool = False, **meta: object) -> Path:
     """A random evaluator file in the shipped format (what training exports)."""
     game = make_game(game_name, num_players=2)
     size = feature_size or afterstate.feature_size(game)
     rng = np.random.default_rng(seed)
     info = {"format": FORMAT, "game": game_name, "feature_size": size, "margin_scale": 20.0,
             "top_k": 4, "win_weight": 0.0, **meta}
-    np.savez(path, w0=rng.normal(size=(hidden, size)).astype(np.float32),
-             b0=np.zeros(hidden, np.float32),
-             w_out=rng.normal(size=(2, hidden)).astype(np.float32),
-             b_out=np.zeros(2, np.float32), activation=np.array("relu"),
-             evaluator=np.array(json.dumps(info)))
+    layers = {"w0": rng.normal(size=(hidden, size)), "b0": rng.normal(size=hidden) * 0.1}
+    if two_layers:
+        layers.update(w1=rng.normal(size=(hidden, hidden)) * 0.2, b1=rng.normal(size=hidden))
+    layers.update(w_out=rng.normal(size=(2, hidden)), b_out=np.zeros(2))
+    np.savez(path, **{k: v.astype(np.float32) for k, v in layers.items()},
+             activation=np.array(activation), evaluator=np.array(json.dumps(info)))
     return path
 
 
-def _turn_states(num: int = 12, seed: int = 3) -> tuple[object, list[object]]:
+def _turn_states(num: int = 12, players: int = 2, seed: int = 3
+                 ) -> tuple[object, list[object]]:
     """Tea states at turns with a choice, reached by heuristic self-play."""
-    game = make_game("tea", num_players=2)
-    agents = [HeuristicAgent("tea", seed=i) for i in range(2)]
+    game = make_game("tea", num_players=players)
+    agents = [HeuristicAgent("tea", seed=i) for i in range(players)]
     rng, state, found = np.random.default_rng(seed), game.new_initial_state(), []
     while not game.is_terminal(state) and len(found) < num:
         seat = game.current_player(state)
@@ -122,6 +125,48 @@ def test_rowwise_forward_matches_the_network(tmp_path: Path) -> None:
     x = np.random.default_rng(1).random((5, arrays["w0"].shape[1]), dtype=np.float32)
     np.testing.assert_allclose(rowwise_forward(net.layers, x), net.logits(x), rtol=1e-4,
                                atol=1e-4)
+
+
+def _assembled_scores(agent: AfterstateAgent, game: object, top: list[Candidate], me: int
+                      ) -> np.ndarray:
+    """The scores of the assembled rows (features as training builds them, then predict)."""
+    positions = np.stack([afterstate_features(game, "tea", c.after, me, c.value) for c in top])
+    rows = afterstate.stack_features(positions, np.array([c.action for c in top]),
+                                     np.array([c.value for c in top]), game.num_actions)
+    margin, win = agent.evaluator.predict(rows)
+    return margin + agent.evaluator.info.win_weight * win
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("which", ["random", "shipped"])
+def test_play_time_scores_are_the_assembled_rows_scores(tmp_path: Path, players: int,
+                                                        which: str) -> None:
+    """The scorer (pieces, never the assembled row) scores and chooses as the network on
+    the rows training builds; a random two-layer net with a win weight, and the shipped one."""
+    path = (Path(afterstate.__file__).parent / "pretrained" / "tea_afterstate.npz"
+            if which == "shipped" else write_evaluator(tmp_path / "e.npz", hidden=32,
+                                                       win_weight=1.5, two_layers=True))
+    agent = make_agent(f"afterstate:{path}", "tea", 0)
+    game, states = _turn_states(10, players)
+    for state in states:
+        me = game.current_player(state)
+        candidates = tea_candidates(game, state, me)
+        top = top_candidates(candidates, agent.top_k)
+        expected = _assembled_scores(agent, game, top, me)
+        chosen = agent.choose(game, candidates, me)
+        assert chosen is top[int(np.argmax(expected))]
+        observations = game.observe_many([c.after for c in top], me)
+        extras = np.concatenate([np.array([afterstate.value_features(
+            game, "tea", c.after, me, c.value) for c in top], dtype=np.float32),
+            afterstate.candidate_features([c.value for c in top])], axis=1)
+        got = agent.scorer.scores(observations, extras, np.array([c.action for c in top]))
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_an_evaluator_other_than_relu_is_refused(tmp_path: Path) -> None:
+    path = write_evaluator(tmp_path / "e.npz", activation="tanh")
+    with pytest.raises(PolicyFileError, match="ReLU"):
+        afterstate.AfterstateEvaluator.load(path)
 
 
 def test_the_agent_plays_whole_games_the_same_way_twice(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@
   fresh game (empty memos) computes;
 * the games' spelled-out ``clone`` copies every field and shares no list with the
   original at any depth;
+* a game's batched ``observe_many`` (Tea's own encoder, the others' default) gives the
+  rows of ``observe``, byte for byte, and refuses what ``observe`` refuses;
 * the engine's chance draw (:func:`~formosa_envs.core.stack_game.draw_index`) is the
   draw ``Generator.choice`` makes.
 """
@@ -126,6 +128,33 @@ def test_clone_copies_every_field_and_shares_no_list(name: str) -> None:
         assert game.to_json(c) == game.to_json(s)
         for slot in type(s).__slots__:
             assert not set(_lists(getattr(s, slot))) & set(_lists(getattr(c, slot))), slot
+
+
+@pytest.mark.parametrize("name", ["flowers", "taiwan", "tea", "dadaocheng"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_observe_many_is_observe_row_by_row(name: str, players: int) -> None:
+    """Every seat's batch of mid-game positions (and batches of one and none)."""
+    game = make_game(name, num_players=players)
+    states = _positions(game, 5 + players)
+    assert len(states) > 10
+    for seat in range(players):
+        rows = np.stack([game.observe(s, seat) for s in states])
+        assert game.observe_many(states, seat).tobytes() == rows.tobytes()
+        assert game.observe_many(tuple(states[:1]), seat).tobytes() == rows[:1].tobytes()
+    empty = game.observe_many([], 0)
+    assert empty.shape == (0, game.observation_size) and empty.dtype == np.float32
+
+
+def test_observe_many_refuses_what_observe_refuses() -> None:
+    """Not a sequence, a foreign state, a bad seat: an ArgumentError naming it."""
+    from formosa_envs.core.errors import ArgumentError
+    game, other = make_game("tea", num_players=2), make_game("flowers", num_players=2)
+    state = game.new_initial_state()
+    for states, seat, words in (("abc", 0, "sequence"), (7, 0, "sequence"),
+                                ([state, other.new_initial_state()], 0, "TeaState"),
+                                ([state], 2, "seat")):
+        with pytest.raises(ArgumentError, match=words):
+            game.observe_many(states, seat)
 
 
 def test_draw_index_draws_what_generator_choice_draws() -> None:

@@ -130,6 +130,23 @@ def _observe(inner: Callable[..., Any]) -> Callable[..., Any]:
     return observe
 
 
+def _observe_many(inner: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(inner)
+    def observe_many(self: Any, states: Any, seat: int) -> Any:
+        if isinstance(states, (str, bytes)) or not hasattr(states, "__len__"):
+            raise ArgumentError(f"observe_many: states must be a sequence of {self.name} "
+                                f"states, got {type(states).__name__}")
+        states = list(states)
+        for state in states:
+            if not _fast_state(self, state):
+                check_state(self, state, "observe_many")
+        if not _fast_seat(self, seat):
+            check_seat(self, seat, "observe_many")
+            seat = int(seat)
+        return inner(self, states, seat)
+    return observe_many
+
+
 def _state_vector(inner: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(inner)
     def state_vector(self: Any, state: Any) -> Any:
@@ -185,7 +202,8 @@ def _public_label(inner: Callable[..., Any]) -> Callable[..., Any]:
 
 
 WRAPPERS: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = {
-    "observe": _observe, "state_vector": _state_vector, "render": _viewed("render"),
+    "observe": _observe, "observe_many": _observe_many, "state_vector": _state_vector,
+    "render": _viewed("render"),
     "render_svg": _viewed("render_svg"), "determinize": _determinize,
     "action_label": _action_label, "public_label": _public_label,
 }

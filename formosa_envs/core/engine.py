@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -135,6 +136,14 @@ class Game(ABC):
     @abstractmethod
     def observe(self, state: Any, seat: int) -> np.ndarray:
         """The float32 observation of ``seat`` (only what that seat may see)."""
+
+    def observe_many(self, states: Sequence[Any], seat: int) -> np.ndarray:
+        """The observations of ``seat`` in each of ``states``, one row per state: the
+        rows of :meth:`observe`, byte for byte. Search and afterstate evaluators encode a
+        decision's candidates at once; a game may override this with a batched encoder."""
+        if not states:
+            return np.zeros((0, self.observation_size), dtype=np.float32)
+        return np.stack([self.observe(state, seat) for state in states])
 
     @abstractmethod
     def state_vector(self, state: Any) -> np.ndarray:

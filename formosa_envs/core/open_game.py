@@ -10,6 +10,7 @@ seat)``) and ``max_decisions`` (the truncation guard). A game still writes its r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -44,6 +45,14 @@ class OpenGame(StackGame):
     def observe(self, state: Any, seat: int) -> np.ndarray:
         """The observation of ``seat``."""
         return self.observer.observe(self, state, seat)
+
+    def observe_many(self, states: Sequence[Any], seat: int) -> np.ndarray:
+        """The observations of ``seat`` in each of ``states``, one row each; the
+        observer's batched encoder where it has one (``observer.observe_many``)."""
+        batched = getattr(self.observer, "observe_many", None)
+        if batched is None or not states:
+            return super().observe_many(states, seat)
+        return batched(self, list(states), seat)
 
     def observation_pieces(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """The named pieces of the observation."""

@@ -173,10 +173,41 @@ class Memos:
 def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
     memos = game.observer_memos
+    ones: list[int] = []
+    dense = _raw_pieces(game, memos, s, viewer, ones)
+    vec = np.zeros(LAYOUT.size, dtype=np.float32)
+    vec[:DENSE_END] = memos.dense.encode_flat(dense)
+    vec[DENSE_END:OFF["seat_one_hots"]] = _display(game, memos, s)
+    vec[np.array(ones, dtype=np.intp)] = 1.0
+    return vec
+
+
+def observe_many(game: TeaGame, states: list[TeaState], viewer: int) -> np.ndarray:
+    """The observation vectors of ``viewer`` in each of ``states`` (one row each): the
+    Python pieces per state, then one encoding, one gather and one scatter for them all."""
+    memos = game.observer_memos
+    vec = np.zeros((len(states), LAYOUT.size), dtype=np.float32)
+    dense: list[float] = []
+    ones: list[int] = []
+    for row, s in enumerate(states):
+        start = len(ones)
+        dense += _raw_pieces(game, memos, s, viewer, ones)
+        if row:
+            shift = row * LAYOUT.size
+            ones[start:] = [i + shift for i in ones[start:]]
+        vec[row, DENSE_END:OFF["seat_one_hots"]] = _display(game, memos, s)
+    vec[:, :DENSE_END] = memos.dense.encode_flat(dense).reshape(len(states), DENSE_END)
+    vec.reshape(-1)[np.array(ones, dtype=np.intp)] = 1.0
+    return vec
+
+
+def _raw_pieces(game: TeaGame, memos: Memos, s: TeaState, viewer: int,
+                ones: list[int]) -> list[float]:
+    """The dense block's raw values of ``viewer``'s view of ``s``; the flat indices of its
+    ones are appended to ``ones``."""
     order = seat_order(viewer, s.num_players)
     rel = {p: i for i, p in enumerate(order)}
     dense: list[float] = []
-    ones: list[int] = []
     base = OFF["seat_one_hots"]
     for i, p in enumerate(order):
         dense += _dense_row(game, memos, s, p)
@@ -188,11 +219,7 @@ def observe(game: TeaGame, s: TeaState, viewer: int) -> np.ndarray:
     _plantation_ones(game, memos, s, rel, ones)
     ones += _round_ones(memos, s)
     _decision(s, viewer, dense, ones)
-    vec = np.zeros(LAYOUT.size, dtype=np.float32)
-    vec[:DENSE_END] = memos.dense.encode_flat(dense)
-    vec[DENSE_END:OFF["seat_one_hots"]] = _display(game, memos, s)
-    vec[np.array(ones, dtype=np.intp)] = 1.0
-    return vec
+    return dense
 
 
 def _display(game: TeaGame, memos: Memos, s: TeaState) -> np.ndarray:
