@@ -25,10 +25,14 @@ def think_times(game_name: str, agent_spec: str, games: int, seed: int,
     in the agent's seat too, timed in that seat. The heuristics keep small memos shared by
     every seat of a process (the last inputs of a value), so a seat's time depends on who
     else plays; ``ratio_to_control`` compares the agent with the opponent in the same
-    seat against the same opponents."""
+    seat against the same opponents. The two runs alternate deal by deal, so a change in
+    the machine's load falls on both alike."""
     game = make_game(game_name, num_players=num_players)
-    spent = _timed_games(game, game_name, agent_spec, opponent, games, seed)
-    control = _timed_games(game, game_name, opponent, opponent, games, seed)
+    spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
+    control = {"agent": [0.0, 0], "opponent": [0.0, 0]}
+    for g in range(games):
+        _timed_game(game, game_name, agent_spec, opponent, g, seed, spent)
+        _timed_game(game, game_name, opponent, opponent, g, seed, control)
     agent_ms, opponent_ms = (_ms(*spent[k]) for k in ("agent", "opponent"))
     control_ms = _ms(*control["agent"])
     return {"games": games, "agent_ms_per_decision": agent_ms,
@@ -60,16 +64,14 @@ class _Timed(StateAgent):
         self.agent.reset()
 
 
-def _timed_games(game: Any, game_name: str, agent_spec: str, opponent: str, games: int,
-                 seed: int) -> dict[str, list]:
-    """Seconds and decisions of the seat ``g % n`` (``agent``) and the others over ``games``
-    (:func:`formosa_envs.tools.simulate.play_game`, chance from ``seed + g``)."""
-    spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
+def _timed_game(game: Any, game_name: str, agent_spec: str, opponent: str, g: int,
+                seed: int, spent: dict[str, list]) -> None:
+    """Play deal ``g`` (chance from ``seed + g``) with ``agent_spec`` in seat ``g % n`` and
+    ``opponent`` in the others (:func:`formosa_envs.tools.simulate.play_game`), adding each
+    side's seconds and decisions to ``spent``."""
     n = game.num_players
-    for g in range(games):
-        names = ["agent" if i == g % n else "opponent" for i in range(n)]
-        agents = [_Timed(make_agent(agent_spec if name == "agent" else opponent, game_name,
-                                    seed + 10 * g + i), spent[name])
-                  for i, name in enumerate(names)]
-        play_game(game, agents, seed + g)
-    return spent
+    names = ["agent" if i == g % n else "opponent" for i in range(n)]
+    agents = [_Timed(make_agent(agent_spec if name == "agent" else opponent, game_name,
+                                seed + 10 * g + i), spent[name])
+              for i, name in enumerate(names)]
+    play_game(game, agents, seed + g)
