@@ -230,7 +230,7 @@ class AfterstateAgent(StateAgent):
             self.scorer = self.evaluator.scorer(game)
         me = game.current_player(state)
         with paused_gc():
-            candidates = self.generate(game, state, me)
+            candidates = self.generate(game, state, me, self.top_k)
             if not candidates:
                 return self.heuristic.act_on_state(game, state)
             return self.choose(game, candidates, me).action

@@ -18,6 +18,7 @@ seat may see.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,26 +35,57 @@ class Candidate:
 
     action: int
     after: Any
+    """The afterstate; ``None`` where the generator was asked to keep only the best."""
     value: float
 
 
-Generator = Callable[[Any, Any, int], "list[Candidate] | None"]
+Generator = Callable[..., "list[Candidate] | None"]
+"""``generate(game, state, seat, keep=None)``: the candidates (see :func:`tea_candidates`)."""
 
 
-def tea_candidates(game: Any, state: Any, me: int) -> list[Candidate] | None:
+def tea_candidates(game: Any, state: Any, me: int, keep: int | None = None
+                   ) -> list[Candidate] | None:
     """Every legal move of a Formosa Tea turn with its afterstate and heuristic value;
-    ``None`` where the heuristic answers by rule (not a turn, one move, a completion)."""
+    ``None`` where the heuristic answers by rule (not a turn, one move, a completion).
+    With ``keep``, only the afterstates of the ``keep`` best values survive (the rows
+    :func:`~formosa_envs.agents.afterstate.top_candidates` picks); the others' ``after``
+    is ``None``."""
     if state.stack[-1].kind != "turn":
         return None
     legal = game.legal_actions(state)
     first = tea_actions.COMPLETE0
     if len(legal) < 2 or any(first <= a < first + 4 for a in legal):
         return None
-    rows = []
+    rows: list[Candidate] = []
+    kept = KeptBest(rows, keep)
     for action in legal:
         after = tea_heuristic.follow_up(game, state, me, action)
         rows.append(Candidate(action, after, tea_eval.value(game, after, me)))
+        kept.offer(len(rows) - 1)
     return rows
+
+
+class KeptBest:
+    """Drops the afterstates of rows that can no longer be among the ``keep`` best.
+
+    A decision that holds every candidate's afterstate at once (a whole copy of the state
+    each) allocates and touches several times the memory of the heuristic's own search,
+    which holds one at a time; measured over 40 Tea games, keeping 5 of ~9.5 took the
+    afterstate agent from 1.88-1.99x to 1.69-1.74x the heuristic's time per decision.
+    Ties go to the earlier row, as in the stable sort of ``top_candidates``.
+    """
+
+    def __init__(self, rows: list[Candidate], keep: int | None) -> None:
+        self.rows, self.keep, self.heap = rows, keep, []
+
+    def offer(self, index: int) -> None:
+        """Row ``index`` was added: drop the afterstate of the worst row beyond ``keep``."""
+        if self.keep is None:
+            return
+        heapq.heappush(self.heap, (self.rows[index].value, -index))
+        if len(self.heap) > self.keep:
+            _, worst = heapq.heappop(self.heap)
+            self.rows[-worst].after = None
 
 
 GENERATORS: dict[str, Generator] = {"tea": tea_candidates}

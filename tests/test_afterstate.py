@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from formosa_envs.agents import AgentSpecError, afterstate, make_agent
+from formosa_envs.agents import AgentSpecError, afterstate, candidates, make_agent
 from formosa_envs.agents.afterstate import (
     EXTRA_FEATURES,
     FORMAT,
@@ -75,6 +75,27 @@ def test_candidates_are_the_heuristics_own_moves_and_values() -> None:
         for c in rows:  # an afterstate stops before another seat's decision or a draw
             assert c.after.over or game.current_player(c.after) != me \
                 or c.after.stack[-1].kind == "turn"
+
+
+@pytest.mark.parametrize("keep", [1, 3, 5])
+def test_keep_leaves_the_afterstates_top_candidates_picks(keep: int) -> None:
+    """With ``keep``, the rows are the same moves and values; the afterstates of exactly
+    the ``keep`` rows ``top_candidates`` picks survive (ties included), unchanged."""
+    game, states = _turn_states(20)
+    for state in states:
+        me = game.current_player(state)
+        full, kept = tea_candidates(game, state, me), tea_candidates(game, state, me, keep)
+        assert [(c.action, c.value) for c in kept] == [(c.action, c.value) for c in full]
+        picked = {c.action for c in top_candidates(full, keep)}
+        assert {c.action for c in kept if c.after is not None} == picked
+        for a, b in zip(full, kept, strict=True):
+            if b.after is not None:
+                assert game.observe(b.after, me).tobytes() == game.observe(a.after, me).tobytes()
+    ties = [Candidate(i, object(), v) for i, v in enumerate([2.0, 5.0, 2.0, 5.0, 2.0])]
+    keeper = candidates.KeptBest(ties, 3)
+    for i in range(len(ties)):
+        keeper.offer(i)
+    assert [c.after is not None for c in ties] == [True, True, False, True, False]
 
 
 def test_no_candidates_where_the_heuristic_answers_by_rule() -> None:

@@ -124,7 +124,7 @@ def label_game(config: AfterstateConfig, game_name: str, g: int) -> dict[str, li
         if seat == CHANCE:
             game.resolve_chance(state, rng)
             continue
-        candidates = generate(game, state, seat)
+        candidates = generate(game, state, seat, config.top_k)
         if candidates and labels.random() < config.label_rate:
             seed = int(labels.integers(2**63))
             for rank, c in enumerate(top_candidates(candidates, config.top_k)):
