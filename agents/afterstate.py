@@ -4,9 +4,10 @@ Spec ``afterstate:PATH.npz[:K]``. At a decision where the search heuristic weigh
 moves (:mod:`formosa_envs.agents.candidates`: a Formosa Tea turn), the agent builds the
 same afterstates the heuristic builds, keeps the ``K`` the heuristic values most (default:
 the file's ``top_k``), encodes each one from the deciding seat's view with its move and
-its heuristic value (:func:`afterstate_features`, :func:`stack_features`) and scores them
-all in one batched numpy forward pass; it
-plays the move whose afterstate has the best predicted final score margin plus
+its heuristic value (:func:`afterstate_features`, :func:`stack_features`: the input rows
+training builds) and scores them all in one batched numpy forward pass
+(:mod:`.afterstate_scoring`, which computes the first layer from those pieces without
+assembling the rows); it plays the move whose afterstate has the best predicted final score margin plus
 ``win_weight`` times its predicted win probability. Everywhere else it plays the
 heuristic's own answer. This is rollout policy improvement (Tesauro & Galperin 1996)
 amortised: the network is trained on heuristic play-out outcomes of sibling afterstates
@@ -14,7 +15,7 @@ amortised: the network is trained on heuristic play-out outcomes of sibling afte
 the play-outs say instead of by the heuristic's hand-made value.
 
 The file is an exported formosa network (:mod:`formosa_envs.agents.network`: ``w0, b0, ...,
-w_out, b_out`` and ``activation``) whose two outputs are the margin (in units of
+w_out, b_out`` and ``activation``, a ReLU network with a hidden layer) whose two outputs are the margin (in units of
 ``margin_scale`` VP) and the win logit, plus an ``evaluator`` array holding its JSON
 description (:data:`FORMAT`, the game, the feature size, ``margin_scale``, ``top_k``,
 ``win_weight``). It is read like every agent file (regular files within the cap, no
