@@ -7,19 +7,19 @@ the file's ``top_k``), encodes each one from the deciding seat's view with its m
 its heuristic value (:func:`afterstate_features`, :func:`stack_features`: the input rows
 training builds) and scores them all in one batched numpy forward pass
 (:mod:`.afterstate_scoring`, which computes the first layer from those pieces without
-assembling the rows); it plays the move whose afterstate has the best predicted final score margin plus
-``win_weight`` times its predicted win probability. Everywhere else it plays the
-heuristic's own answer. This is rollout policy improvement (Tesauro & Galperin 1996)
+assembling the rows); it plays the move whose afterstate has the best predicted final
+score margin plus ``win_weight`` times its predicted win probability. Everywhere else it
+plays the heuristic's own answer. This is rollout policy improvement (Tesauro & Galperin 1996)
 amortised: the network is trained on heuristic play-out outcomes of sibling afterstates
 (:mod:`formosa_envs.training.afterstate`), so it ranks the heuristic's candidates by what
 the play-outs say instead of by the heuristic's hand-made value.
 
 The file is an exported formosa network (:mod:`formosa_envs.agents.network`: ``w0, b0, ...,
-w_out, b_out`` and ``activation``, a ReLU network with a hidden layer) whose two outputs are the margin (in units of
-``margin_scale`` VP) and the win logit, plus an ``evaluator`` array holding its JSON
-description (:data:`FORMAT`, the game, the feature size, ``margin_scale``, ``top_k``,
-``win_weight``). It is read like every agent file (regular files within the cap, no
-pickles) and checked against the game before the first move.
+w_out, b_out`` and ``activation``; a ReLU network with a hidden layer) whose two outputs
+are the margin (in units of ``margin_scale`` VP) and the win logit, plus an ``evaluator``
+array holding its JSON description (:data:`FORMAT`, the game, the feature size,
+``margin_scale``, ``top_k``, ``win_weight``). It is read like every agent file (regular
+files within the cap, no pickles) and checked against the game before the first move.
 """
 
 from __future__ import annotations
