@@ -197,7 +197,8 @@ def _serve_parser(sub: Any) -> None:
             ("--max-games", int_between(1, 100_000), 100,
              "games in progress held at once; one more is refused (503) (default 100)"),
             ("--header-timeout", positive_float, 10.0,
-             "seconds a connection may take to send a request's headers (default 10)")]
+             "seconds a connection may take to send a request, headers and body "
+             "(default 10)")]
     for flag, kind, default, text in caps:
         serve.add_argument(flag, type=kind, default=default, help=text)
     serve.set_defaults(run=cmd_serve)

@@ -1,16 +1,16 @@
 """Defence in depth for ``formosa serve``: response headers, and dropping connections
-that never finish their request headers.
+that never finish their requests.
 
 * Every answer carries ``X-Frame-Options: DENY`` and a ``Content-Security-Policy``
   (``frame-ancestors 'none'``: no other site may frame the page and trick clicks on it;
   ``default-src 'self'``: the page runs only its own script and style sheet, so markup
   that slipped into a view could run nothing), and ``X-Content-Type-Options: nosniff``.
-* uvicorn drops an idle keep-alive connection, but it sets no deadline on a request's
-  headers: a client that opens connections and sends half a request line holds each
-  one open for ever. :class:`HeaderTimeoutH11` (uvicorn's h11 protocol) closes a
-  connection whose request headers are not complete ``header_timeout`` seconds after
-  it opened, or after the first byte of its next request. The body is already bounded
-  by the app (64 KiB, read as it comes).
+* uvicorn drops an idle keep-alive connection, but it sets no deadline on a request: a
+  client that opens connections and sends half a request line, or whole headers and
+  then a body one byte at a time, holds each one open for ever. :class:`HeaderTimeoutH11`
+  (uvicorn's h11 protocol) closes a connection whose request, headers and body, is not
+  complete ``header_timeout`` seconds after it opened, or after the first byte of its
+  next request. The body's size is bounded by the app (64 KiB, read as it comes).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ SECURITY_HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosnif
                     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
                     "Referrer-Policy": "no-referrer"}
 DEFAULT_HEADER_TIMEOUT = 10.0
+INCOMPLETE = (h11.IDLE, h11.SEND_BODY)
+"""The client's h11 states of a request not yet complete: headers partial, body partial."""
 
 
 class SecurityHeaders:
@@ -54,26 +56,27 @@ class SecurityHeaders:
 
 
 def header_timeout_protocol(seconds: float) -> type[H11Protocol]:
-    """uvicorn's h11 protocol class, closing connections whose request headers take
-    longer than ``seconds`` (give it to ``uvicorn.Config(http=...)``)."""
+    """uvicorn's h11 protocol class, closing connections whose request (headers and body)
+    takes longer than ``seconds`` (give it to ``uvicorn.Config(http=...)``)."""
     return type("HeaderTimeoutH11", (HeaderTimeoutH11,), {"header_timeout": float(seconds)})
 
 
 class HeaderTimeoutH11(H11Protocol):
-    """H11Protocol with a deadline on every request's headers (:attr:`header_timeout`)."""
+    """H11Protocol with a deadline on every request's headers and body
+    (:attr:`header_timeout`)."""
 
     header_timeout = DEFAULT_HEADER_TIMEOUT
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start the clock on the first request's headers."""
+        """Start the clock on the first request."""
         super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        """Feed the bytes to h11; the clock runs while a request's headers are partial."""
+        """Feed the bytes to h11; the clock runs until a request is complete."""
         super().data_received(data)
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self.conn.their_state in INCOMPLETE and not self.transport.is_closing():
             if self._header_timer is None:
                 self._arm()
         else:
@@ -101,5 +104,5 @@ class HeaderTimeoutH11(H11Protocol):
 
     def _headers_late(self) -> None:
         self._header_timer = None
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+        if not self.transport.is_closing() and self.conn.their_state in INCOMPLETE:
             self.transport.close()

@@ -1,5 +1,5 @@
 """``formosa serve`` for real under attack: SIGTERM while agents think, connections that
-never finish their headers, and a server opened to the network."""
+never finish their headers or their body, and a server opened to the network."""
 
 from __future__ import annotations
 
@@ -81,6 +81,36 @@ def test_a_slow_dribble_of_header_bytes_is_dropped(tmp_path: Path) -> None:
             except OSError:
                 pass
             assert time.monotonic() - start < 3
+    finally:
+        server.stop()
+
+
+def test_a_body_sent_a_byte_at_a_time_is_dropped(tmp_path: Path) -> None:
+    """Whole headers, then a declared body dribbled slowly: the request's deadline covers
+    the body too; a body sent in time still gets its answer."""
+    server = Served(tmp_path / "games", "--header-timeout", "1")
+    body = b'{"game": "flowers", "num_players": 2, "seats": ["human", "random"]}'
+    head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+            b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(head)
+            start, answer = time.monotonic(), b""
+            try:
+                for byte in body:
+                    sock.sendall(bytes([byte]))
+                    time.sleep(0.1)
+                    if time.monotonic() - start > 4:
+                        break
+                answer = sock.recv(4096)
+            except OSError:
+                pass
+            assert time.monotonic() - start < 3 and not answer.startswith(b"HTTP/1.1 201")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(head + body[:10])
+            time.sleep(0.3)
+            sock.sendall(body[10:])
+            assert sock.recv(65536).startswith(b"HTTP/1.1 201")
     finally:
         server.stop()
 
