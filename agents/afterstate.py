@@ -1,7 +1,8 @@
 """The learned afterstate evaluator: the heuristic's own candidates, scored by a network.
 
 Spec ``afterstate:PATH.npz[:K]``. At a decision where the search heuristic weighs whole
-moves (:mod:`formosa_envs.agents.candidates`: a Formosa Tea turn), the agent builds the
+moves (:mod:`formosa_envs.agents.candidates`: a Formosa Tea turn, a Dadaocheng turn's
+two-movement plan, which it then plays through), the agent builds the
 same afterstates the heuristic builds, keeps the ``K`` the heuristic values most (default:
 the file's ``top_k``), encodes each one from the deciding seat's view with its move and
 its heuristic value (:func:`afterstate_features`, :func:`stack_features`: the input rows
@@ -223,18 +224,44 @@ class AfterstateAgent(StateAgent):
         self.generate = candidate_generator(game_name)
         self.heuristic = HeuristicAgent(game_name, seed=seed)
         self.scorer: CandidateScorer | None = None
+        self.pending: list[int] = []
+        """The chosen candidate's committed next actions (``Candidate.then``)."""
+        self.pending_at = -1
+        """The decision count at which the next pending action is due."""
+
+    def reset(self) -> None:
+        """Forget a committed plan (a new game)."""
+        self.pending, self.pending_at = [], -1
+        self.heuristic.reset()
 
     def act_on_state(self, game: Any, state: Any) -> int:
         """The best-scored candidate, or the heuristic's answer where it has no candidates."""
         if self.scorer is None:
             self.evaluator.check_game(self.game_name, game)
             self.scorer = self.evaluator.scorer(game)
+        committed = self._committed(game, state)
+        if committed is not None:
+            return committed
         me = game.current_player(state)
         with paused_gc():
             candidates = self.generate(game, state, me, self.top_k)
             if not candidates:
                 return self.heuristic.act_on_state(game, state)
-            return self.choose(game, candidates, me).action
+            chosen = self.choose(game, candidates, me)
+        self.pending, self.pending_at = list(chosen.then), state.decisions + 1
+        return chosen.action
+
+    def _committed(self, game: Any, state: Any) -> int | None:
+        """The chosen plan's next action, if it is due now and legal; else None (and the
+        plan is dropped)."""
+        if not self.pending:
+            return None
+        action = self.pending.pop(0)
+        if state.decisions == self.pending_at and action in game.legal_actions(state):
+            self.pending_at += 1
+            return action
+        self.pending = []
+        return None
 
     def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
         """The candidate of the best score among the heuristic's top ``top_k``."""

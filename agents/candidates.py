@@ -8,12 +8,18 @@ data (:mod:`formosa_envs.training.afterstate`) labels them by play-outs.
 
 A generator returns ``None`` where the heuristic answers by a direct rule (one legal
 move, a completion, a decision that is not a whole turn); the caller then plays the
-heuristic's own answer. Otherwise it returns :class:`Candidate` rows, one per legal move,
-with the afterstate (the state after the move and the seat's own follow-up decisions,
-answered by the heuristic's rules, up to the next chance event, another seat's decision
-or the seat's next turn) and the heuristic's value of it. Nothing here reads hidden
-information: an afterstate stops before the next draw, and the values read only what the
-seat may see.
+heuristic's own answer. Otherwise it returns :class:`Candidate` rows with the afterstate
+(the state after the move and the seat's own follow-up decisions, answered by the
+heuristic's rules, up to the next chance event, another seat's decision or the seat's
+next turn) and the heuristic's value of it:
+
+* Formosa Tea (:func:`tea_candidates`): one row per legal move of a turn.
+* Dadaocheng (:func:`dadaocheng_candidates`): at a turn's first movement, one row per
+  plan (pair of movements) of the heuristic's last shortlist; the row's action is the
+  first movement and ``then`` the rest of the plan, which the agent commits to.
+
+Nothing here reads hidden information: an afterstate stops before the next draw, and the
+values read only what the seat may see (Dadaocheng's face-down piles are never looked at).
 """
 
 from __future__ import annotations
@@ -23,10 +29,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from formosa_envs.games.tea import actions as tea_actions
 
+from .heuristics import dadaocheng as dadaocheng_heuristic
 from .heuristics import tea as tea_heuristic
 from .heuristics import tea_eval
+from .heuristics.dadaocheng_value import Valuer
 
 
 @dataclass
@@ -37,6 +47,9 @@ class Candidate:
     after: Any
     """The afterstate; ``None`` where the generator was asked to keep only the best."""
     value: float
+    then: tuple[int, ...] = ()
+    """The seat's next decisions that the candidate commits to (a Dadaocheng plan's second
+    movement): the agent that plays ``action`` plays these next, while they are legal."""
 
 
 Generator = Callable[..., "list[Candidate] | None"]
@@ -88,11 +101,71 @@ class KeptBest:
             self.rows[-worst].after = None
 
 
-GENERATORS: dict[str, Generator] = {"tea": tea_candidates}
+def dadaocheng_candidates(game: Any, state: Any, me: int, keep: int | None = None
+                          ) -> list[Candidate] | None:
+    """The plans (pairs of movements) the Dadaocheng heuristic weighs last at the first
+    movement of a turn, each with the afterstate of the whole turn (the plan, then the
+    heuristic's own answers to the cascade and the purchases) and the seat's value of it;
+    ``None`` at any other decision or with fewer than two plans. With ``keep``, only the
+    ``keep`` plans the heuristic rates best are played out (a turn's afterstate costs
+    about as much as the heuristic's whole decision), so every row has its afterstate."""
+    plans = dadaocheng_heuristic.turn_plans(game, state)
+    if plans is None or len(plans) < 2:
+        return None
+    rows: list[Candidate] = []
+    for _, plan in plans[:keep]:
+        actions = [a for move in plan for a in dadaocheng_heuristic.movement_actions(move)]
+        after = _dadaocheng_turn(game, state, me, actions)
+        rows.append(Candidate(actions[0], after, dadaocheng_value(game, after, me),
+                              tuple(actions[1:])))
+    return rows
+
+
+def _dadaocheng_turn(game: Any, state: Any, me: int, plan: list[int]) -> Any:
+    """A copy of ``state`` after ``plan``'s movements and ``me``'s own decisions after them
+    (the heuristic's answers), stopped at chance, another seat's decision or a new turn."""
+    s, rng, pending = state.clone(), np.random.default_rng(0), list(plan)
+    game.apply_legal_action(s, pending.pop(0))
+    while not s.over:
+        d = s.stack[-1]
+        if d.player != me or (not pending and d.kind == "move" and d.count == 2):
+            break
+        legal = game.legal_actions(s)
+        if pending and pending[0] in legal:
+            game.apply_legal_action(s, pending.pop(0))
+        else:
+            pending.clear()
+            game.apply_legal_action(s, dadaocheng_heuristic.choose(game, s, rng))
+    return s
+
+
+def dadaocheng_value(game: Any, state: Any, seat: int) -> float:
+    """A Dadaocheng position's worth to ``seat``: its prestige plus the heuristic's worth
+    of its best purchase plan for the cubes in hand."""
+    hand = tuple(state.hand[seat])
+    return float(game.scores(state)[seat]) + Valuer(game, state, seat).value(hand)
+
+
+def tea_turn_start(state: Any) -> bool:
+    """Whether a Formosa Tea seat is at the start of a whole turn."""
+    return state.stack[-1].kind == "turn"
+
+
+def dadaocheng_turn_start(state: Any) -> bool:
+    """Whether a Dadaocheng seat is at the first of its turn's two movements."""
+    d = state.stack[-1]
+    return d.kind == "move" and d.count == 2
+
+
+GENERATORS: dict[str, Generator] = {"tea": tea_candidates, "dadaocheng": dadaocheng_candidates}
 """Games with a candidate generator."""
-SEAT_VALUES: dict[str, Callable[[Any, Any, int], float]] = {"tea": tea_eval.value}
+SEAT_VALUES: dict[str, Callable[[Any, Any, int], float]] = {"tea": tea_eval.value,
+                                                            "dadaocheng": dadaocheng_value}
 """Each such game's heuristic value ``value(game, state, seat)`` of a position for one seat
 (features of the net, the end of a truncated play-out)."""
+TURN_STARTS: dict[str, Callable[[Any], bool]] = {"tea": tea_turn_start,
+                                                  "dadaocheng": dadaocheng_turn_start}
+"""Whether the deciding seat of a state is at the start of a turn (play-out horizons)."""
 
 
 def seat_values(game_name: str, game: Any, state: Any, known: dict[int, float] | None = None

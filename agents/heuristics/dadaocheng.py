@@ -35,7 +35,15 @@ from formosa_envs.games.dadaocheng.grid import showing
 from formosa_envs.games.dadaocheng.scoring import mansion_vp
 from formosa_envs.games.dadaocheng.shop import G_TEMPLE
 
-from .dadaocheng_plan import MOVES, Grid, Move, Scorer, best_line, best_movements
+from .dadaocheng_plan import (
+    MOVES,
+    Grid,
+    Move,
+    Scorer,
+    best_line,
+    best_movements,
+    rank_movements,
+)
 from .dadaocheng_value import DEFAULT_WEIGHTS, Hand, Valuer, Weights
 
 FREE_EVENTS = ("e1851", "e1859", "e1865", "e1878", "e1891", "e1915")
@@ -148,11 +156,7 @@ first one's (same hand, same storehouses), and reuses its memoised cascade value
 def _planning(game: Any, s: Any, d: Any, view: Valuer, legal: list[int]) -> int:
     """A movement, the second disc of a swap, or the line to collect."""
     grid, scorer = _grid(game, s), _scorer(game, s, view)
-    hand = _hand(s, s.turn)
-
-    def rerank(got: Any) -> float:
-        return view.value([h + g for h, g in zip(hand, got, strict=True)])
-
+    rerank = _rerank(s, view)
     if d.kind == "line":
         faces = faces_of(game, s)
         history = [showing(faces, bits) for bits in s.history]
@@ -173,6 +177,36 @@ def _planning(game: Any, s: Any, d: Any, view: Valuer, legal: list[int]) -> int:
     if d.kind == "swap_to":
         return A.SWAP_TO0 + m[1]
     return A.FLIP0 + m[0] if len(m) == 1 else A.SWAP0 + m[0]
+
+
+def _rerank(s: Any, view: Valuer) -> Callable[[Any], float]:
+    """The plan value of the active seat's hand with the cubes ``got`` added."""
+    hand = _hand(s, s.turn)
+
+    def rerank(got: Any) -> float:
+        return view.value([h + g for h, g in zip(hand, got, strict=True)])
+    return rerank
+
+
+def turn_plans(game: Any, s: Any, weights: Weights = DEFAULT_WEIGHTS
+               ) -> list[tuple[float, tuple[Move, ...]]] | None:
+    """At the first of a turn's two movements: the plans (pairs of movements) the
+    heuristic weighs last, best first, with its values of them (its own move is the first
+    plan's first movement); ``None`` at any other decision."""
+    d = s.stack[-1] if s.stack else None
+    if d is None or d.kind != "move" or d.count != 2 or d.player != s.turn:
+        return None
+    view = Valuer(game, s, d.player, weights)
+    grid, scorer = _grid(game, s), _scorer(game, s, view)
+    return rank_movements(grid[0], grid[1], scorer, _rerank(s, view), list(MOVES), MOVES,
+                          view.w.deep, view.w.wide)
+
+
+def movement_actions(move: Move) -> list[int]:
+    """The action ids that make movement ``move``: a flip, or a swap's two cells."""
+    if len(move) == 1:
+        return [A.FLIP0 + move[0]]
+    return [A.SWAP0 + move[0], A.SWAP_TO0 + move[1]]
 
 
 # ----- purchases -----------------------------------------------------------------------

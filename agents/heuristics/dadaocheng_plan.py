@@ -50,7 +50,7 @@ from .dadaocheng_moves import (
 
 __all__ = ["AXES", "MOVES", "MOVE_INDEX", "SPACES_OF_LINE", "Grid", "Move", "Rerank",
            "Scorer", "best_line", "best_movements", "final_grids", "flipped", "lines_of",
-           "moved", "rate_grids"]
+           "moved", "rank_movements", "rate_grids"]
 
 @dataclass
 class Scorer:
@@ -197,9 +197,19 @@ def best_movements(cur: list[int], alt: list[int], scorer: Scorer, rerank: Reran
                    firsts: Sequence[Move], seconds: Sequence[Move], deep: int = 24,
                    wide: int = 6) -> tuple[Move, ...] | None:
     """The movements to the best final grid, or None if no movements make a line."""
+    ranked = rank_movements(cur, alt, scorer, rerank, firsts, seconds, deep, wide)
+    return ranked[0][1] if ranked else None
+
+
+def rank_movements(cur: list[int], alt: list[int], scorer: Scorer, rerank: Rerank | None,
+                     firsts: Sequence[Move], seconds: Sequence[Move], deep: int = 24,
+                     wide: int = 6) -> list[tuple[float, tuple[Move, ...]]]:
+    """The plans :func:`best_movements` weighs last, best first, with their values: the
+    ``wide`` best by the deeper search reranked with ``rerank`` (without it, only the best
+    of the deeper search); empty if no movements make a line."""
     table, ways = final_table(cur, alt, firsts, seconds)
     if not len(table):
-        return None
+        return []
     values = rate_grids(scorer, table[:, :16], table[:, 16:])
     order = np.argsort(-values, kind="stable")[:deep].tolist()
     deeper = []
@@ -208,9 +218,9 @@ def best_movements(cur: list[int], alt: list[int], scorer: Scorer, rerank: Reran
         deeper.append((value, got, ways(i)))
     deeper.sort(key=lambda r: r[0], reverse=True)
     if rerank is None:
-        return deeper[0][2]
-    best = max(deeper[:wide], key=lambda r: r[0] - scorer.worth(r[1]) + rerank(r[1]))
-    return best[2]
+        return [(deeper[0][0], deeper[0][2])]
+    rated = [(r[0] - scorer.worth(r[1]) + rerank(r[1]), r[2]) for r in deeper[:wide]]
+    return sorted(rated, key=lambda r: -r[0])   # stable: max() took the first of a tie
 
 
 def best_line(grid: Grid, scorer: Scorer, history: Sequence[Sequence[int]],

@@ -26,12 +26,13 @@ ones the heuristic reaches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
 from formosa_envs.agents.afterstate import afterstate_features, top_candidates
-from formosa_envs.agents.candidates import candidate_generator, seat_values
+from formosa_envs.agents.candidates import TURN_STARTS, candidate_generator, seat_values
 from formosa_envs.agents.heuristics import HeuristicAgent
 
 from formosa_envs.core.engine import CHANCE
@@ -69,7 +70,7 @@ def play_out(game: Any, game_name: str, after: Any, me: int, seed: int, playouts
             game.num_players + 1, np.uint64)
         rng = np.random.default_rng(int(seeds[0]))
         agents = [HeuristicAgent(game_name, seed=int(s)) for s in seeds[1:]]
-        s = _play(game, after.clone(), me, rng, agents, horizon)
+        s = _play(game, after.clone(), me, rng, agents, horizon, TURN_STARTS[game_name])
         margin, win = _outcome(game, game_name, s, me)
         margins.append(margin)
         wins.append(win)
@@ -77,15 +78,17 @@ def play_out(game: Any, game_name: str, after: Any, me: int, seed: int, playouts
 
 
 def _play(game: Any, s: Any, me: int, rng: np.random.Generator, agents: list[Any],
-          horizon: int) -> Any:
-    """Play ``s`` on by ``agents`` up to the horizon (:func:`play_out`) or the end."""
+          horizon: int, turn_start: Callable[[Any], bool] | None = None) -> Any:
+    """Play ``s`` on by ``agents`` up to the horizon (:func:`play_out`) or the end; a turn
+    starts where ``turn_start`` says (default: a Formosa Tea ``turn`` frame)."""
+    turn_start = turn_start or is_turn
     turns = 0
     while not game.is_terminal(s) and s.decisions < game.max_game_length:
         seat = game.current_player(s)
         if seat == CHANCE:
             game.resolve_chance(s, rng)
             continue
-        if horizon and seat == me and is_turn(s):
+        if horizon and seat == me and turn_start(s):
             turns += 1
             if turns > horizon:
                 break
