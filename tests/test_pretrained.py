@@ -142,6 +142,21 @@ def test_tea_ships_its_afterstate_agent_and_the_network_alone() -> None:
     assert play_whole_game("tea", 3, ["pretrained", "heuristic"], 5) > 0
 
 
+def test_dadaocheng_ships_its_afterstate_agent_and_the_network_alone() -> None:
+    """pretrained in Dadaocheng plays the shipped plan evaluator (stronger than the cloned
+    network, below the target: its manifest records the final evaluation the docs report)."""
+    from formosa_envs.agents.afterstate import AfterstateAgent
+    from formosa_envs.agents.policy import PolicyAgent
+    assert isinstance(make_agent("pretrained", "dadaocheng", 0), AfterstateAgent)
+    assert isinstance(make_agent("pretrained:dadaocheng:net", "dadaocheng", 0), PolicyAgent)
+    part = read_manifest()["games"]["dadaocheng"]["afterstate"]
+    assert file_sha256((SHIPPED / part["file"]).read_bytes()) == part["sha256"]
+    final = part["final_evaluation"]
+    assert final["vs_heuristic"]["games"] == 400 and final["vs_heuristic"]["seed"] == 7_000_000
+    assert final["solo"]["games"] == 200 and final["solo"]["win_rate"] >= 0.5
+    assert play_whole_game("dadaocheng", 2, ["pretrained", "heuristic"], 5) > 0
+
+
 def test_a_tampered_evaluator_is_refused(copy_root: Path) -> None:
     from formosa_envs.agents.pretrained import build_pretrained
     path = copy_root / "tea_afterstate.npz"
