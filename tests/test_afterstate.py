@@ -4,6 +4,7 @@ agents/candidates.py): numpy only, no torch."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -44,18 +45,21 @@ def write_evaluator(path: Path, game_name: str = "tea", seed: int = 0, hidden: i
     return path
 
 
-def _turn_states(num: int = 12, players: int = 2, seed: int = 3
+def _turn_states(num: int = 12, players: int = 2, seed: int = 3, game_name: str = "tea",
+                 at_turn: Callable[[object, object, int], object] | None = None
                  ) -> tuple[object, list[object]]:
-    """Tea states at turns with a choice, reached by heuristic self-play."""
-    game = make_game("tea", num_players=players)
-    agents = [HeuristicAgent("tea", seed=i) for i in range(players)]
+    """States where ``at_turn(game, state, seat)`` holds (default: a Tea turn with a
+    choice), reached by heuristic self-play."""
+    at_turn = at_turn or tea_candidates
+    game = make_game(game_name, num_players=players)
+    agents = [HeuristicAgent(game_name, seed=i) for i in range(players)]
     rng, state, found = np.random.default_rng(seed), game.new_initial_state(), []
     while not game.is_terminal(state) and len(found) < num:
         seat = game.current_player(state)
         if seat == CHANCE:
             game.resolve_chance(state, rng)
             continue
-        if tea_candidates(game, state, seat):
+        if at_turn(game, state, seat):
             found.append(state.clone())
         game.apply_action(state, agents[seat].act_on_state(game, state))
     return game, found

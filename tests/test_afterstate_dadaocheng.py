@@ -19,27 +19,17 @@ from formosa_envs.agents.heuristics import HeuristicAgent
 from formosa_envs.agents.heuristics import dadaocheng as heuristic
 from formosa_envs.training.afterstate import data as labels_module
 
-from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
 
+from .test_afterstate import _turn_states as turn_states
 from .test_afterstate import write_evaluator
 
 
 def _turn_states(num: int, players: int = 2, seed: int = 5) -> tuple[Any, list[Any]]:
     """Dadaocheng states at the first movement of a turn, by heuristic self-play."""
-    game = make_game("dadaocheng", num_players=players)
-    agents = [HeuristicAgent("dadaocheng", seed=i) for i in range(players)]
-    rng, state, found = np.random.default_rng(seed), game.new_initial_state(), []
-    while not game.is_terminal(state) and len(found) < num:
-        seat = game.current_player(state)
-        if seat == CHANCE:
-            game.resolve_chance(state, rng)
-            continue
-        if TURN_STARTS["dadaocheng"](state):
-            found.append(state.clone())
-        game.apply_action(state, agents[seat].act_on_state(game, state))
-    return game, found
+    return turn_states(num, players, seed, "dadaocheng",
+                       lambda game, state, seat: TURN_STARTS["dadaocheng"](state))
 
 
 def _replay(game: Any, state: Any, me: int, actions: list[int]) -> Any:
