@@ -11,7 +11,7 @@ from formosa_envs.agents import make_agent
 from formosa_envs.agents.policy import PolicyAgent
 from formosa_envs.training.ppo.config import load_config
 from formosa_envs.training.ppo.opponents import OpponentPool
-from formosa_envs.training.ppo.train import main, make_vec_env
+from formosa_envs.training.ppo.train import env_player_counts, main, make_vec_env
 
 from formosa_envs.games import make_game
 from formosa_envs.tools.simulate import play_game
@@ -116,6 +116,24 @@ def test_vec_env_masks_and_seeds(tmp_path: Path) -> None:
     assert obs.shape == (2, make_game("flowers").observation_size)
     assert all(m.any() for m in masks)
     venv.close()
+
+
+def test_player_counts_cycle_over_the_envs(tmp_path: Path) -> None:
+    """player_counts: env i plays counts[i % len]; every env shares one observation space."""
+    config = load_config("taiwan", n_envs=5, player_counts=[2, 4, 5], out=str(tmp_path))
+    assert env_player_counts(config) == [2, 4, 5, 2, 4]
+    venv = make_vec_env(config, tmp_path / "pool")
+    try:
+        assert venv.get_attr("game") and [g.num_players for g in venv.get_attr("game")] \
+            == [2, 4, 5, 2, 4]
+        obs = venv.reset()
+        for _ in range(30):  # the learner's decisions in every env, each game at its count
+            masks = venv.env_method("action_masks")
+            obs, _, _, _ = venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+        assert obs.shape == (5, make_game("taiwan").observation_size)
+    finally:
+        venv.close()
+    assert env_player_counts(load_config("taiwan", n_envs=3)) == [2, 2, 2]
 
 
 def test_export_command_and_zip_spec_message(tiny_run: Path, tmp_path: Path) -> None:

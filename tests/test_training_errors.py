@@ -121,6 +121,7 @@ def _bad_values() -> list[tuple[str, Any]]:
     for name in sorted(set(CHOICES) - {"game"}):  # game: the command's (a different one: below)
         cases += [(name, "nope"), (name, 3)]
     cases += [("net_arch", v) for v in ([], [0], [64, 2.5], "128", [128] * 9, [10**6])]
+    cases += [("player_counts", v) for v in ([1], [7], [2, 2.5], "2", [True], [[2]])]
     cases += [("out", ""), ("out", 3)]
     return cases
 
@@ -150,6 +151,11 @@ def test_cross_field_checks_name_the_field(tmp_path: Path) -> None:
         load_config("flowers", total_timesteps=MAX_TIMESTEPS + 1)
     with pytest.raises(ConfigError, match="unknown game"):
         load_config("chess")
+    with pytest.raises(ConfigError, match="player_counts must hold seat counts from 2 to 4 "
+                                          "for flowers, got 5"):
+        load_config("flowers", player_counts=[2, 5])
+    with pytest.raises(ConfigError, match="lists 3 counts but there are only n_envs = 2"):
+        load_config("flowers", player_counts=[2, 3, 4], n_envs=2)
 
 
 @pytest.mark.parametrize(("content", "expected"), [
@@ -176,7 +182,8 @@ def test_config_folder_and_missing_file(tmp_path: Path) -> None:
         load_config("flowers", str(tmp_path / "missing.toml"))
 
 
-@pytest.mark.parametrize("name", ["flowers", "taiwan", "tea", "dadaocheng", "dadaocheng_solo"])
+@pytest.mark.parametrize("name", ["flowers", "taiwan", "tea", "dadaocheng", "dadaocheng_solo",
+                                  "taiwan_multi"])
 def test_shipped_configs_are_valid(name: str) -> None:
     game = name.split("_")[0]
     path = ROOT / "training" / "configs" / f"{name}.toml"

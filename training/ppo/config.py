@@ -69,6 +69,10 @@ class TrainConfig:
 
     game: str = "flowers"
     num_players: int = 2
+    """Seats of the evaluations (and of training, unless ``player_counts`` is given)."""
+    player_counts: list[int] = field(default_factory=list)
+    """Seat counts of the training envs, cycled over them (env ``i`` plays
+    ``player_counts[i % len]``): one network trained at several counts ([]: ``num_players``)."""
     total_timesteps: int = 1_200_000
     n_envs: int = 8
     vec_env: str = "dummy"
@@ -126,6 +130,16 @@ class TrainConfig:
             return (f"training option num_players must be from {info.min_players} to "
                     f"{info.max_players} for {self.game}, got {self.num_players}",
                     "num_players")
+        outside = [n for n in self.player_counts
+                   if not info.min_players <= n <= info.max_players]
+        if outside:
+            return (f"training option player_counts must hold seat counts from "
+                    f"{max(info.min_players, 2)} to {info.max_players} for {self.game}, "
+                    f"got {outside[0]}", "player_counts")
+        if len(self.player_counts) > self.n_envs:
+            return (f"training option player_counts lists {len(self.player_counts)} counts "
+                    f"but there are only n_envs = {self.n_envs} envs to play them",
+                    "player_counts")
         if rollout > MAX_ROLLOUT:
             return (f"training option n_steps * n_envs must be <= {MAX_ROLLOUT:,} (the "
                     f"rollout held in memory), got {self.n_steps} * {self.n_envs}", "n_steps")
@@ -161,6 +175,8 @@ def _field_problem(name: str, value: Any) -> str:
             return f"{prefix} must be one of {', '.join(CHOICES[name])}, got {value!r}"
     elif name == "net_arch":
         return _net_arch_problem(value)
+    elif name == "player_counts":
+        return _player_counts_problem(value)
     elif name == "out" and (not isinstance(value, str) or not value.strip()):
         return f"{prefix} must be a folder name (text), got {value!r}"
     elif name == "init" and not isinstance(value, str):
@@ -175,6 +191,15 @@ def _net_arch_problem(value: Any) -> str:
     return "" if ok else (f"training option net_arch must be a list of 1 to {MAX_LAYERS} "
                           f"layer widths, each a whole number from 1 to {MAX_WIDTH}, "
                           f"e.g. [128, 128], got {value!r}")
+
+
+def _player_counts_problem(value: Any) -> str:
+    ok = (isinstance(value, list) and len(value) <= MAX_ENVS
+          and all(isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 6
+                  for v in value))
+    return "" if ok else ("training option player_counts must be a list of seat counts, "
+                          f"each a whole number from 2 to 6 (solo trains alone), e.g. "
+                          f"[2, 4, 5], got {value!r}")
 
 
 def _located(message: str, name: str, where: Mapping[str, str] | None) -> str:

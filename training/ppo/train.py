@@ -47,7 +47,8 @@ EVAL_OPPONENTS = ("random", "heuristic")
 
 
 def make_env_fns(config: TrainConfig, pool_dir: Path) -> list[Any]:
-    """One picklable constructor per vectorised env (seeded ``seed + i``)."""
+    """One picklable constructor per vectorised env (seeded ``seed + i``; env ``i`` plays
+    :func:`env_player_counts` ``[i]`` seats)."""
     from functools import partial
 
     from formosa_envs.training.ppo.opponents import OpponentPool
@@ -57,8 +58,14 @@ def make_env_fns(config: TrainConfig, pool_dir: Path) -> list[Any]:
                         config.snapshots, config.pool_size)
     return [partial(SingleAgentEnv, config.game, opponents=pool,
                     reward_mode=config.reward_mode, shaping=config.shaping,
-                    num_players=config.num_players)
-            for _ in range(config.n_envs)]
+                    num_players=players)
+            for players in env_player_counts(config)]
+
+
+def env_player_counts(config: TrainConfig) -> list[int]:
+    """The seat count of each training env: ``player_counts`` cycled, else ``num_players``."""
+    counts = config.player_counts or [config.num_players]
+    return [counts[i % len(counts)] for i in range(config.n_envs)]
 
 
 def make_vec_env(config: TrainConfig, pool_dir: Path) -> Any:
