@@ -83,6 +83,11 @@ def entry_for(game: str, target: Path, config: dict[str, Any], summary: dict[str
     method = "MaskablePPO against the heuristic"
     if config.get("clone_games"):
         method += f", warm-started from {config['clone_games']:,} cloned heuristic games"
+    if config.get("init"):
+        method += f", warm-started from the network {config['init']}"
+    if config.get("player_counts"):
+        counts = sorted(set(config["player_counts"]))
+        method += f", trained at {', '.join(map(str, counts))} players at once"
     return {
         "file": target.name, "sha256": file_sha256(target.read_bytes()),
         "bytes": target.stat().st_size,
@@ -90,7 +95,7 @@ def entry_for(game: str, target: Path, config: dict[str, Any], summary: dict[str
                   "float16 weights",
         "observation_size": int(built.observation_size), "num_actions": int(built.num_actions),
         "env_id": info.env_id, "formosa_envs_version": formosa_envs.__version__,
-        "trained_players": config["num_players"],
+        "trained_players": config.get("player_counts") or config["num_players"],
         "serves_players": list(range(info.min_players, info.max_players + 1)),
         "method": method, "teacher": "heuristic" if config.get("clone_games") else None,
         "training": {"config": config, "timesteps": summary["timesteps"],
