@@ -217,13 +217,20 @@ class AfterstateAgent(StateAgent):
     name = "afterstate"
 
     def __init__(self, game_name: str, evaluator: AfterstateEvaluator, top_k: int | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None,
+                 by_players: dict[int, AfterstateEvaluator] | None = None) -> None:
         self.game_name = game_name
         self.evaluator = evaluator
+        self.by_players = dict(by_players or {})
+        """Evaluators for particular seat counts (e.g. one trained on solo games), played
+        at tables of that many seats instead of ``evaluator``."""
+        self.given_top_k = top_k
         self.top_k = top_k or evaluator.info.top_k
         self.generate = candidate_generator(game_name)
         self.heuristic = HeuristicAgent(game_name, seed=seed)
         self.scorer: CandidateScorer | None = None
+        self.seats = 0
+        """The seat count the scorer (and ``top_k``) were set up for."""
         self.pending: list[int] = []
         """The chosen candidate's committed next actions (``Candidate.then``)."""
         self.pending_at = -1
@@ -236,9 +243,7 @@ class AfterstateAgent(StateAgent):
 
     def act_on_state(self, game: Any, state: Any) -> int:
         """The best-scored candidate, or the heuristic's answer where it has no candidates."""
-        if self.scorer is None:
-            self.evaluator.check_game(self.game_name, game)
-            self.scorer = self.evaluator.scorer(game)
+        self._set_up(game)
         committed = self._committed(game, state)
         if committed is not None:
             return committed
@@ -250,6 +255,19 @@ class AfterstateAgent(StateAgent):
             chosen = self.choose(game, candidates, me)
         self.pending, self.pending_at = list(chosen.then), state.decisions + 1
         return chosen.action
+
+    def evaluator_for(self, num_players: int) -> AfterstateEvaluator:
+        """The evaluator played at a table of ``num_players`` seats."""
+        return self.by_players.get(num_players, self.evaluator)
+
+    def _set_up(self, game: Any) -> None:
+        """Check the evaluator of ``game``'s seat count and build its scorer (once per count)."""
+        if self.scorer is not None and self.seats == game.num_players:
+            return
+        evaluator = self.evaluator_for(game.num_players)
+        evaluator.check_game(self.game_name, game)
+        self.scorer, self.seats = evaluator.scorer(game), game.num_players
+        self.top_k = self.given_top_k or evaluator.info.top_k
 
     def _committed(self, game: Any, state: Any) -> int | None:
         """The chosen plan's next action, if it is due now and legal; else None (and the
@@ -265,8 +283,7 @@ class AfterstateAgent(StateAgent):
 
     def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
         """The candidate of the best score among the heuristic's top ``top_k``."""
-        if self.scorer is None:
-            self.scorer = self.evaluator.scorer(game)
+        self._set_up(game)
         top = top_candidates(candidates, self.top_k)
         observations = game.observe_many([c.after for c in top], me)
         values = [c.value for c in top]

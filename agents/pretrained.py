@@ -257,22 +257,53 @@ def build_pretrained(spec: str, arg: str, game: str, seed: int | None,
 
 
 def load_afterstate_agent(game: str, seed: int | None, root: Root | None = None) -> Agent:
-    """The shipped afterstate agent of ``game`` (its manifest part checked like a network:
-    the file present, its sha256, its feature size against the game as built now)."""
-    from .afterstate import AfterstateAgent, AfterstateEvaluator, feature_size
+    """The shipped afterstate agent of ``game``: the manifest's ``afterstate`` part, and the
+    evaluators of its ``afterstate_at`` parts (keyed by a seat count, e.g. ``"1"`` for
+    one trained on solo games) at tables of those counts. Each part is checked like a
+    network: the file present, its sha256, its feature size against the game now."""
+    from .afterstate import AfterstateAgent
 
-    part = manifest_entry(game, root)["afterstate"]
+    entry = manifest_entry(game, root)
+    by_players = {}
+    for count, part in _seat_count_parts(game, entry).items():
+        by_players[count] = _load_evaluator(game, part, root)
+    return AfterstateAgent(game, _load_evaluator(game, entry["afterstate"], root), seed=seed,
+                           by_players=by_players)
+
+
+def _seat_count_parts(game: str, entry: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The entry's ``afterstate_at`` parts by seat count (:class:`PretrainedError` for a key
+    that is no seat count of the game)."""
+    parts = entry.get("afterstate_at", {})
+    info, out = GAMES[game], {}
+    items = parts.items() if isinstance(parts, dict) else [(repr(parts), None)]
+    for key, part in items:
+        if not (key.isdigit() and info.min_players <= int(key) <= info.max_players
+                and isinstance(part, dict)):
+            raise PretrainedError(f"pretrained manifest for {game}: afterstate_at must map "
+                                  f"seat counts ({info.min_players}-{info.max_players}) to "
+                                  f"evaluator parts, got key {key!r}; run "
+                                  f"{REGENERATE.format(game=game)}")
+        out[int(key)] = part
+    return out
+
+
+def _load_evaluator(game: str, part: dict[str, Any], root: Root | None) -> Any:
+    """One checked evaluator part of ``game``'s manifest entry."""
+    from .afterstate import AfterstateEvaluator, feature_size
+
+    entry = manifest_entry(game, root)
     root = package_root() if root is None else root
     path = root / str(part.get("file", f"{game}_afterstate.npz"))
     data = _read_checked(game, path, part)
-    _check_current(game, path, manifest_entry(game, root))
+    _check_current(game, path, entry)
     evaluator = AfterstateEvaluator.from_bytes(data, str(path))
     built = make_game(game, num_players=GAMES[game].min_players)
     if evaluator.info.feature_size != feature_size(built):
         raise PretrainedError(f"pretrained evaluator for {game}: {path} takes "
                               f"{evaluator.info.feature_size} features, {game} now gives "
                               f"{feature_size(built)}; run {REGENERATE.format(game=game)}")
-    return AfterstateAgent(game, evaluator, seed=seed)
+    return evaluator
 
 
 def shipped_games(root: Root | None = None) -> list[str]:

@@ -253,3 +253,19 @@ def test_think_times_reports_both_seats_and_the_control() -> None:
                                        / t["heuristic_ms_per_decision"])
     assert t["ratio_to_control"] == pytest.approx(t["agent_ms_per_decision"]
                                                   / t["control_ms_per_decision"])
+
+
+def test_an_evaluator_for_a_seat_count_plays_at_that_count_only(tmp_path: Path) -> None:
+    """by_players: the evaluator of a table's seat count replaces the default there (its
+    top_k too), and the default plays every other count; the agent switches back and forth."""
+    from formosa_envs.agents.afterstate import AfterstateEvaluator
+    default = AfterstateEvaluator.load(write_evaluator(tmp_path / "a.npz", seed=1))
+    three = AfterstateEvaluator.load(write_evaluator(tmp_path / "b.npz", seed=2, top_k=3))
+    agent = AfterstateAgent("tea", default, seed=0, by_players={3: three})
+    for players, evaluator in ((2, default), (3, three), (2, default)):
+        game, states = _turn_states(4, players=players)
+        moves = [agent.act_on_state(game, s) for s in states]
+        assert agent.seats == players and agent.top_k == evaluator.info.top_k
+        alone = AfterstateAgent("tea", evaluator, seed=0)
+        assert moves == [alone.act_on_state(game, s) for s in states]
+    assert agent.evaluator_for(3) is three and agent.evaluator_for(4) is default

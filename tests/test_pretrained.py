@@ -157,6 +157,21 @@ def test_dadaocheng_ships_its_afterstate_agent_and_the_network_alone() -> None:
     assert play_whole_game("dadaocheng", 2, ["pretrained", "heuristic"], 5) > 0
 
 
+def test_an_evaluator_part_for_a_seat_count_is_loaded_and_checked(copy_root: Path) -> None:
+    """afterstate_at: a part per seat count, checked like the main part (sha256, key)."""
+    from formosa_envs.agents.pretrained import build_pretrained
+    part = dict(read_manifest(copy_root)["games"]["dadaocheng"]["afterstate"])
+    edit_manifest(copy_root, "dadaocheng", afterstate_at={"1": part})
+    agent = build_pretrained("pretrained", "", "dadaocheng", 0, root=copy_root)
+    assert set(agent.by_players) == {1}
+    for bad, message in (({"9": part}, "key '9'"), ({"one": part}, "key 'one'"),
+                         ([part], "afterstate_at must map seat counts"),
+                         ({"1": {**part, "sha256": "0" * 64}}, "does not match its manifest")):
+        edit_manifest(copy_root, "dadaocheng", afterstate_at=bad)
+        with pytest.raises(PretrainedError, match=message):
+            build_pretrained("pretrained", "", "dadaocheng", 0, root=copy_root)
+
+
 def test_a_tampered_evaluator_is_refused(copy_root: Path) -> None:
     from formosa_envs.agents.pretrained import build_pretrained
     path = copy_root / "tea_afterstate.npz"
