@@ -148,3 +148,22 @@ def test_the_command_refuses_a_game_without_candidates(tmp_path: Path) -> None:
     assert not (tmp_path / "f").exists()
     with pytest.raises(SystemExit):
         main(["tea", "--backend", "sb3"])
+
+
+def test_more_games_label_only_the_new_ones(tmp_path: Path) -> None:
+    """A run with more games of otherwise the same settings keeps the saved games' labels
+    and labels the rest: the result is the labels of one run over all the games."""
+    from formosa_envs.training.afterstate.run import load_or_label
+    fewer = AfterstateConfig(**{**TINY.__dict__, "games": 2})
+    lines: list[str] = []
+    load_or_label(tmp_path, "tea", fewer, lines.append, False)
+    extended, _ = load_or_label(tmp_path, "tea", TINY, lines.append, False)
+    assert any("labelling the rest" in line for line in lines)
+    at_once = labels_module.generate_labels(TINY, "tea", show_progress=False)
+    for key in at_once:
+        np.testing.assert_array_equal(extended[key], at_once[key], err_msg=key)
+    assert json.loads((tmp_path / "labels.json").read_text())["games"] == TINY.games
+    other = AfterstateConfig(**{**TINY.__dict__, "games": 4, "top_k": 2})
+    lines.clear()
+    load_or_label(tmp_path, "tea", other, lines.append, False)  # other settings: all again
+    assert not any("reusing" in line for line in lines)

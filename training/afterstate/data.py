@@ -161,13 +161,15 @@ def _arrays(parts: list[dict[str, list]]) -> dict[str, np.ndarray]:
     return out
 
 
-def generate_labels(config: AfterstateConfig, game_name: str, show_progress: bool = True
-                    ) -> dict[str, np.ndarray]:
-    """Label ``config.games`` games in ``config.workers`` processes; rows in game order,
-    ``decision`` made unique across games."""
+def generate_labels(config: AfterstateConfig, game_name: str, show_progress: bool = True,
+                    first: int = 0) -> dict[str, np.ndarray]:
+    """Label games ``first`` to ``config.games - 1`` in ``config.workers`` processes; rows
+    in game order, ``decision`` made unique across games. A game's labels depend only on
+    the settings and its number, so labels made in parts and :func:`merge` d are the labels
+    of one run."""
     chunks = [list(range(i, min(i + config.chunk, config.games)))
-              for i in range(0, config.games, config.chunk)]
-    bar = ProgressBar(config.games, f"{game_name} play-out labels (games)",
+              for i in range(first, config.games, config.chunk)]
+    bar = ProgressBar(config.games - first, f"{game_name} play-out labels (games)",
                       enabled=show_progress)
     done: dict[int, dict[str, np.ndarray]] = {}
     try:

@@ -34,7 +34,7 @@ from formosa_envs.tools.console import run_console
 from formosa_envs.tools.usage import MAX_WORKERS, OneLineParser, check_output_folder, int_between
 
 from .config import AfterstateConfig, default_config_path, load_afterstate_config
-from .data import ROW_KEYS, generate_labels
+from .data import ROW_KEYS, generate_labels, merge
 
 PROG = "formosa train GAME --backend afterstate"
 LABEL_SETTINGS = ("num_players", "games", "label_rate", "top_k", "playouts", "horizon",
@@ -44,31 +44,41 @@ LABEL_SETTINGS = ("num_players", "games", "label_rate", "top_k", "playouts", "ho
 
 def load_or_label(run: Path, game: str, config: AfterstateConfig, log: Any,
                   show_progress: bool) -> tuple[dict[str, np.ndarray], float]:
-    """The run's labels (reused when ``labels.npz`` was made with the same settings)."""
+    """The run's labels: ``labels.npz`` reused when made with the same settings, extended
+    by the new games only when it holds fewer games of otherwise the same settings."""
     path, meta_path = run / "labels.npz", run / "labels.json"
     wanted = {"game": game, **{k: getattr(config, k) for k in LABEL_SETTINGS}}
-    reused = _saved_labels(path, meta_path, wanted)
-    if reused is not None:
+    saved, saved_games = _saved_labels(path, meta_path, wanted)
+    if saved is not None and saved_games == config.games:
         log(f"reusing {path}")
-        return reused, 0.0
+        return saved, 0.0
     start = time.perf_counter()
-    labels = generate_labels(config, game, show_progress)
+    first = saved_games if saved is not None else 0
+    if first:
+        log(f"reusing the labels of games 0-{first - 1} in {path}; labelling the rest")
+    labels = generate_labels(config, game, show_progress, first=first)
+    if saved is not None:
+        labels = merge([saved, labels])
     np.savez(path, **labels)
     meta_path.write_text(json.dumps(wanted, indent=2) + "\n")
     return labels, time.perf_counter() - start
 
 
 def _saved_labels(path: Path, meta_path: Path, wanted: dict[str, Any]
-                  ) -> dict[str, np.ndarray] | None:
-    """The labels saved with the ``wanted`` settings, or None (missing, other settings,
-    unreadable or incomplete files are labelled again and written over)."""
+                  ) -> tuple[dict[str, np.ndarray] | None, int]:
+    """The labels saved with the ``wanted`` settings or the same with fewer games, and
+    their game count; ``(None, 0)`` otherwise (missing, other settings, unreadable or
+    incomplete files are labelled again and written over)."""
     try:
-        if json.loads(meta_path.read_text(encoding="utf-8")) != wanted:
-            return None
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        games = meta.get("games") if isinstance(meta, dict) else None
+        if not isinstance(games, int) or not 0 < games <= wanted["games"] \
+                or {**meta, "games": wanted["games"]} != wanted:
+            return None, 0
         with np.load(path, allow_pickle=False) as npz:
-            return {k: npz[k] for k in ROW_KEYS}
+            return {k: npz[k] for k in ROW_KEYS}, games
     except (OSError, ValueError, KeyError, EOFError):
-        return None
+        return None, 0
 
 
 def evaluate(game: str, spec: str, config: AfterstateConfig, workers: int,
