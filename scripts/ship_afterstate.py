@@ -1,6 +1,6 @@
 """Ship a finished ``formosa train GAME --backend afterstate`` run as ``pretrained``.
 
-``python scripts/ship_afterstate.py GAME RUN_DIR [--eval FINAL_EVAL.json]``
+``python scripts/ship_afterstate.py GAME RUN_DIR [--eval FINAL_EVAL.json] [--players N]``
 
 The run's ``evaluator.npz`` is copied (unchanged: the shipped file is the evaluated one)
 to ``agents/pretrained/GAME_afterstate.npz`` and recorded as the ``afterstate`` part of
@@ -8,7 +8,10 @@ the game's manifest entry: its sha256 and size, the feature size, the method, th
 config, its label and fit reports, the run's own evaluation, the final evaluation
 (``--eval``: the JSON of ``benchmarks/learned_agents.py ... --out``) and the commit. From
 then on ``pretrained`` (and ``pretrained:GAME``) plays the heuristic's candidates ranked
-by that evaluator; ``pretrained:net`` still plays the game's network alone.
+by that evaluator; ``pretrained:net`` still plays the game's network alone. With
+``--players N`` the evaluator is shipped as ``GAME_afterstate_Np.npz``, the part
+``afterstate_at[N]`` of the entry, played at tables of N seats only (e.g. one trained on
+solo games); the game must already ship its main ``afterstate`` part.
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("run", type=Path, help="the run folder (evaluator.npz, report.json)")
     p.add_argument("--eval", type=Path, default=None,
                    help="benchmarks/learned_agents.py --out JSON of the final evaluation")
+    p.add_argument("--players", type=int, default=0,
+                   help="ship it for tables of this many seats only (afterstate_at)")
     args = p.parse_args(argv)
     source = args.run / "evaluator.npz"
     if not source.is_file() or not (args.run / "report.json").is_file():
@@ -72,12 +77,23 @@ def main(argv: list[str] | None = None) -> int:
                           "and report.json)")
     entry = manifest_entry(args.game)
     final = json.loads(args.eval.read_text(encoding="utf-8")) if args.eval else None
-    target = Path(str(package_root())) / f"{args.game}_afterstate.npz"
+    suffix = f"_{args.players}p" if args.players else ""
+    target = Path(str(package_root())) / f"{args.game}_afterstate{suffix}.npz"
+    if args.players:
+        info = GAMES[args.game]
+        if not info.min_players <= args.players <= info.max_players or "afterstate" not in entry:
+            raise ConfigError(f"--players {args.players}: {args.game} seats "
+                              f"{info.min_players}-{info.max_players} and must ship a main "
+                              "afterstate part first")
     shutil.copyfile(source, target)
-    entry["afterstate"] = afterstate_part(args.game, args.run, target, final)
+    part = afterstate_part(args.game, args.run, target, final)
+    if args.players:
+        entry.setdefault("afterstate_at", {})[str(args.players)] = part
+    else:
+        entry["afterstate"] = part
     write_manifest(manifest_path().parent, args.game, entry)
-    print(f"shipped {target} ({entry['afterstate']['bytes']:,} bytes): pretrained now plays "
-          f"it for {args.game}")
+    print(f"shipped {target} ({part['bytes']:,} bytes): pretrained now plays it for "
+          f"{args.game}" + (f" at {args.players} players" if args.players else ""))
     return 0
 
 
