@@ -7,7 +7,8 @@
   rotated (each deal played from both seats), win share with its 95% Wilson interval.
 * ``--fair-share P:N``: N games at a table of P seats, the agent against P-1 heuristics
   (seats rotated): its win share against the fair share 1/P.
-* ``--solo N``: single-player games (Dadaocheng): the objective rate.
+* ``--solo N``: single-player games (Dadaocheng): the objective rate, and the mean score
+  against the heuristic's on the same deals (the per-deal difference and its 95% interval).
 * ``--timing N``: N 2-player games against the heuristic (seats rotated), every decision
   timed: the mean milliseconds per decision of the agent and of the heuristic, side by
   side (the fair-compute figure).
@@ -32,7 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from formosa_envs.evaluation.evaluate import run_tournament, win_share  # noqa: E402
-from formosa_envs.evaluation.solo import solo_share  # noqa: E402
+from formosa_envs.evaluation.solo import paired_scores, solo_share  # noqa: E402
 from formosa_envs.evaluation.timing import think_times  # noqa: E402
 from formosa_envs.games import GAMES  # noqa: E402
 
@@ -65,7 +66,9 @@ def solo(game: str, agent: str, games: int, seed: int) -> dict[str, Any]:
     """The single-player objective rate."""
     start = time.perf_counter()
     share = solo_share(game, agent, games, seed=seed)
-    return {"players": 1, **share, "seed": seed, "wall_s": round(time.perf_counter() - start, 1)}
+    paired = paired_scores(game, agent, "heuristic", games, seed)
+    return {"players": 1, **share, "seed": seed, "vs_heuristic_scores": paired,
+            "wall_s": round(time.perf_counter() - start, 1)}
 
 
 def line(name: str, row: dict[str, Any]) -> str:
@@ -76,6 +79,14 @@ def line(name: str, row: dict[str, Any]) -> str:
     extra = f" (fair share {row['fair_share']:.1%})" if "fair_share" in row else ""
     return (f"{name}: {rate:.2%} [{low:.2%}, {high:.2%}] over {row['games']} games{extra}, "
             f"{row['wall_s']:.0f} s")
+
+
+def paired_line(paired: dict[str, Any]) -> str:
+    """The solo mean score against the heuristic's on the same deals."""
+    low, high = paired["difference_ci95"]
+    return (f"solo mean score {paired['mean_score']:.2f} against the heuristic's "
+            f"{paired['baseline_mean_score']:.2f} on the same {paired['games']} deals: "
+            f"{paired['mean_difference']:+.2f} [{low:+.2f}, {high:+.2f}]")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         if count:
             rows[name] = job()
             print(line(name, rows[name]), flush=True)
+            if "vs_heuristic_scores" in rows[name]:
+                print(paired_line(rows[name]["vs_heuristic_scores"]), flush=True)
     if args.timing:
         rows["timing"] = think_times(args.game, args.agent, args.timing, args.seed)
         t = rows["timing"]

@@ -397,6 +397,21 @@ def test_solo_share_checks_its_counts(games: Any, seed: Any, field: str) -> None
         solo_share("dadaocheng", "random", games=games, seed=seed)
 
 
+def test_paired_solo_scores_compare_the_same_deals() -> None:
+    """An agent against itself differs by nothing on every deal; random against the
+    heuristic is far below it, and the interval holds the mean difference."""
+    from formosa_envs.evaluation.solo import paired_scores, solo_share
+    same = paired_scores("dadaocheng", "heuristic", "heuristic", games=3, seed=5)
+    assert same["mean_difference"] == 0.0 and same["difference_ci95"] == [0.0, 0.0]
+    worse = paired_scores("dadaocheng", "random", "heuristic", games=3, seed=5)
+    low, high = worse["difference_ci95"]
+    assert low <= worse["mean_difference"] <= high and worse["mean_difference"] < -10
+    assert worse["baseline_mean_score"] == solo_share("dadaocheng", "heuristic", 3, 5)[
+        "mean_score"]
+    with pytest.raises(ConfigError, match="games must be a whole number"):
+        paired_scores("dadaocheng", "random", "heuristic", games=0, seed=5)
+
+
 # --- policy files -------------------------------------------------------------------------
 
 def _save(path: Path, **arrays: Any) -> Path:

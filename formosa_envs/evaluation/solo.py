@@ -43,11 +43,7 @@ def solo_share(game_name: str, spec: str, games: int, seed: int,
     Raises :class:`ConfigError` unless ``games`` is from 1 to ``MAX_GAMES`` and ``seed``
     a whole number >= 0 (and the game's own errors for a game without a solo mode).
     """
-    _check_count("games", games, 1, MAX_GAMES)
-    _check_count("seed", seed, 0, None)
-    game = make_game(game_name, num_players=1, **options)
-    agent = make_agent(spec, game_name, seed)
-    infos = [play_solo(game, agent, seed + k) for k in range(games)]
+    infos = solo_infos(game_name, spec, games, seed, **options)
     wins = sum(1 for info in infos if info["won"])
     low, high = rt.wilson_interval(wins, games)
     scores = [float(info["score"]) for info in infos]
@@ -55,6 +51,33 @@ def solo_share(game_name: str, spec: str, games: int, seed: int,
             "win_high": high, "mean_score": float(np.mean(scores)),
             "score_sd": float(np.std(scores)),
             "tiers": dict(Counter(str(info.get("tier", "none")) for info in infos))}
+
+
+def solo_infos(game_name: str, spec: str, games: int, seed: int,
+               **options: Any) -> list[dict[str, Any]]:
+    """The final info of each of ``games`` solo games of ``spec``, game ``k`` dealt from
+    seed ``seed + k`` (checked as in :func:`solo_share`)."""
+    _check_count("games", games, 1, MAX_GAMES)
+    _check_count("seed", seed, 0, None)
+    game = make_game(game_name, num_players=1, **options)
+    agent = make_agent(spec, game_name, seed)
+    return [play_solo(game, agent, seed + k) for k in range(games)]
+
+
+def paired_scores(game_name: str, spec: str, baseline: str, games: int, seed: int,
+                  **options: Any) -> dict[str, Any]:
+    """``spec``'s solo score against ``baseline``'s on the same deals: both means, the
+    mean per-deal difference and its 95% interval (normal approximation, paired)."""
+    ours = solo_infos(game_name, spec, games, seed, **options)
+    theirs = solo_infos(game_name, baseline, games, seed, **options)
+    diff = np.array([float(a["score"]) - float(b["score"]) for a, b in zip(ours, theirs,
+                                                                          strict=True)])
+    half = 1.96 * float(diff.std(ddof=1)) / np.sqrt(games) if games > 1 else float("inf")
+    mean = float(diff.mean())
+    return {"games": games, "seed": seed, "baseline": baseline,
+            "mean_score": float(np.mean([float(a["score"]) for a in ours])),
+            "baseline_mean_score": float(np.mean([float(b["score"]) for b in theirs])),
+            "mean_difference": mean, "difference_ci95": [mean - half, mean + half]}
 
 
 def _check_count(name: str, value: Any, low: int, high: int | None) -> None:
