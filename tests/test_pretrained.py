@@ -159,6 +159,12 @@ def test_dadaocheng_ships_its_afterstate_agent_and_the_network_alone() -> None:
     assert final["vs_heuristic"]["games"] == 400 and final["vs_heuristic"]["seed"] == 7_000_000
     assert final["solo"]["games"] == 200 and final["solo"]["win_rate"] >= 0.5
     assert play_whole_game("dadaocheng", 2, ["pretrained", "heuristic"], 5) > 0
+    solo = read_manifest()["games"]["dadaocheng"]["afterstate_at"]["1"]  # trained on solo
+    agent = make_agent("pretrained", "dadaocheng", 0)
+    assert agent.evaluator_for(1).info.feature_size == solo["feature_size"]
+    assert agent.evaluator_for(1) is not agent.evaluator_for(2)
+    assert solo["config"]["num_players"] == 1 and solo["final_evaluation"]["solo"][
+        "vs_heuristic_scores"]["games"] == 200
 
 
 def test_an_evaluator_part_for_a_seat_count_is_loaded_and_checked(copy_root: Path) -> None:
