@@ -66,12 +66,20 @@ def read_run(run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def same_moves(run: Path, f32: Path, f16: Path) -> dict[str, Any]:
-    """On (up to 20,000 of) the run's clone-data decisions: agreement of the float32 and
-    float16 actors with the heuristic teacher, and with each other ({} without clone data)."""
-    from formosa_envs.training.imitation.data import load_data
-    if not (run / "clone" / "data" / "manifest.json").is_file():
-        return {}
-    data = load_data(run / "clone" / "data")
+    """On (up to 20,000 of) the run's clone-data decisions (a run without them: those of
+    100 heuristic games at the run's seat count, made in ``run/ship/check_data``):
+    agreement of the float32 and float16 actors with the heuristic teacher, and with each
+    other."""
+    from formosa_envs.training.imitation.data import DataSettings, generate, load_data
+    folder = run / "clone" / "data"
+    if not (folder / "manifest.json").is_file():
+        config = json.loads((run / "config.json").read_text(encoding="utf-8"))
+        folder = run / "ship" / "check_data"
+        if not (folder / "manifest.json").is_file():
+            generate(DataSettings(game=config["game"], games=100,
+                                  num_players=config["num_players"], seed=config["seed"]),
+                     folder, workers=1, show_progress=False)
+    data = load_data(folder)
     rows = np.arange(0, len(data.action), max(len(data.action) // 20_000, 1))
     return {"observations": int(len(rows)), **agreements(data, rows, f32, f16)}
 
