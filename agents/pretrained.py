@@ -15,7 +15,9 @@ that game):
 Where the manifest entry of a game has an ``afterstate`` part (a file of
 :mod:`formosa_envs.agents.afterstate`, with its own sha256), ``pretrained`` plays that
 agent: the heuristic's candidate moves ranked by the shipped evaluator, which is the
-strongest shipped player of that game; ``pretrained:net`` still names the network.
+strongest shipped player of that game; ``pretrained:net`` still names the network. The
+entry's ``afterstate_at`` parts (keyed by a seat count; Dadaocheng's ``"1"``, trained on
+solo games) replace that evaluator at tables of their seat count.
 
 The files are package data in ``agents/pretrained/``: one ``<game>.npz`` per game (the
 format of :mod:`formosa_envs.training.common.network_export`, weights stored as float16 and upcast
