@@ -172,7 +172,8 @@ def check_training_configs() -> None:
     if not files:
         raise AssertionError("the wheel has no training/configs/*.toml")
     for file in files:
-        game, _, kind = file.removesuffix(".toml").partition("_")
+        stem = file.removesuffix(".toml")  # GAME[_NAME...][_KIND]: the kind is the last part
+        game, kind = stem.partition("_")[0], stem.rpartition("_")[2]
         with importlib.resources.as_file(folder / file) as path:
             loader = by_kind.get(kind)
             config = loader(path) if loader else load_config(game, path)
