@@ -187,6 +187,15 @@ def test_env_rejects_bad_configs() -> None:
         build_ppo_config("flowers", 2, "teams")
 
 
+def test_player_counts_are_refused_before_anything_is_written(tmp_path: Path) -> None:
+    from formosa_envs.training.ppo.config import load_config
+    from formosa_envs.training.ppo.train_rllib import RLlibSettings, train_rllib
+    config = load_config("taiwan", player_counts=[2, 4], out=str(tmp_path / "run"))
+    with pytest.raises(ConfigError, match="player_counts is not supported by the RLlib"):
+        train_rllib(config, RLlibSettings(), show_progress=False)
+    assert not (tmp_path / "run").exists()
+
+
 def test_league_env_rotates_the_learner_and_hides_scripted_seats() -> None:
     env = FormosaRLlibEnv({"game": "flowers", "num_players": 3, "roles": "league",
                            "scripted": {"random": 1.0}, "seed": 4})

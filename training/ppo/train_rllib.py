@@ -286,6 +286,9 @@ def train_rllib(config: TrainConfig, settings: RLlibSettings, resume: bool = Fal
     import torch
     torch.set_num_threads(1)
     settings.validate(config.num_players)
+    if config.player_counts:
+        raise ConfigError("training option player_counts is not supported by the RLlib "
+                          "backend (one seat count per run); use the sb3 backend or remove it")
     run = RLlibRun(config, settings, show_progress)
     run.run_dir.mkdir(parents=True, exist_ok=True)
     (run.run_dir / "config.json").write_text(json.dumps(
