@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from formosa_envs.evaluation.evaluate import run_tournament, win_share  # noqa: E402
-from formosa_envs.evaluation.solo import paired_scores, solo_share  # noqa: E402
+from formosa_envs.evaluation.solo import paired_difference, solo_infos, solo_summary  # noqa: E402
 from formosa_envs.evaluation.timing import think_times  # noqa: E402
 from formosa_envs.games import GAMES  # noqa: E402
 
@@ -63,11 +63,12 @@ def fair_share(game: str, agent: str, players: int, games: int, seed: int,
 
 
 def solo(game: str, agent: str, games: int, seed: int) -> dict[str, Any]:
-    """The single-player objective rate."""
+    """The single-player objective rate and the paired score against the heuristic."""
     start = time.perf_counter()
-    share = solo_share(game, agent, games, seed=seed)
-    paired = paired_scores(game, agent, "heuristic", games, seed)
-    return {"players": 1, **share, "seed": seed, "vs_heuristic_scores": paired,
+    ours = solo_infos(game, agent, games, seed)
+    paired = {**paired_difference(ours, solo_infos(game, "heuristic", games, seed)),
+              "seed": seed, "baseline": "heuristic"}
+    return {"players": 1, **solo_summary(ours), "seed": seed, "vs_heuristic_scores": paired,
             "wall_s": round(time.perf_counter() - start, 1)}
 
 

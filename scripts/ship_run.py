@@ -103,7 +103,7 @@ def entry_for(game: str, target: Path, config: dict[str, Any], summary: dict[str
                   "float16 weights",
         "observation_size": int(built.observation_size), "num_actions": int(built.num_actions),
         "env_id": info.env_id, "formosa_envs_version": formosa_envs.__version__,
-        "trained_players": config.get("player_counts") or config["num_players"],
+        "trained_players": sorted(set(config.get("player_counts") or [])) or config["num_players"],
         "serves_players": list(range(info.min_players, info.max_players + 1)),
         "method": method, "teacher": "heuristic" if config.get("clone_games") else None,
         "training": {"config": config, "timesteps": summary["timesteps"],

@@ -410,6 +410,10 @@ def test_paired_solo_scores_compare_the_same_deals() -> None:
         "mean_score"]
     with pytest.raises(ConfigError, match="games must be a whole number"):
         paired_scores("dadaocheng", "random", "heuristic", games=0, seed=5)
+    from formosa_envs.evaluation.solo import paired_difference, solo_infos
+    three = solo_infos("dadaocheng", "random", 3, 5)
+    with pytest.raises(ConfigError, match="the same deals on both sides, got 3 and 2"):
+        paired_difference(three, three[:2])
 
 
 # --- policy files -------------------------------------------------------------------------

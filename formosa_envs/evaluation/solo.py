@@ -43,7 +43,13 @@ def solo_share(game_name: str, spec: str, games: int, seed: int,
     Raises :class:`ConfigError` unless ``games`` is from 1 to ``MAX_GAMES`` and ``seed``
     a whole number >= 0 (and the game's own errors for a game without a solo mode).
     """
-    infos = solo_infos(game_name, spec, games, seed, **options)
+    return solo_summary(solo_infos(game_name, spec, games, seed, **options))
+
+
+def solo_summary(infos: list[dict[str, Any]]) -> dict[str, Any]:
+    """The objective rate (Wilson 95% CI), mean score and tier counts of solo games'
+    final infos (:func:`solo_infos`)."""
+    games = len(infos)
     wins = sum(1 for info in infos if info["won"])
     low, high = rt.wilson_interval(wins, games)
     scores = [float(info["score"]) for info in infos]
@@ -66,17 +72,26 @@ def solo_infos(game_name: str, spec: str, games: int, seed: int,
 
 def paired_scores(game_name: str, spec: str, baseline: str, games: int, seed: int,
                   **options: Any) -> dict[str, Any]:
-    """``spec``'s solo score against ``baseline``'s on the same deals: both means, the
-    mean per-deal difference and its 95% interval (normal approximation, paired)."""
+    """``spec``'s solo score against ``baseline``'s on the same deals
+    (:func:`paired_difference`)."""
     ours = solo_infos(game_name, spec, games, seed, **options)
     theirs = solo_infos(game_name, baseline, games, seed, **options)
-    diff = np.array([float(a["score"]) - float(b["score"]) for a, b in zip(ours, theirs,
-                                                                          strict=True)])
+    return {**paired_difference(ours, theirs), "seed": seed, "baseline": baseline}
+
+
+def paired_difference(ours: list[dict[str, Any]], theirs: list[dict[str, Any]]
+                      ) -> dict[str, Any]:
+    """Both mean scores of solo games played on the same deals, the mean per-deal
+    difference and its 95% interval (normal approximation, paired)."""
+    a = np.array([float(info["score"]) for info in ours])
+    b = np.array([float(info["score"]) for info in theirs])
+    if len(a) != len(b) or not len(a):
+        raise ConfigError(f"paired solo scores need the same deals on both sides, got "
+                          f"{len(a)} and {len(b)} games")
+    diff, games = a - b, len(a)
     half = 1.96 * float(diff.std(ddof=1)) / np.sqrt(games) if games > 1 else float("inf")
     mean = float(diff.mean())
-    return {"games": games, "seed": seed, "baseline": baseline,
-            "mean_score": float(np.mean([float(a["score"]) for a in ours])),
-            "baseline_mean_score": float(np.mean([float(b["score"]) for b in theirs])),
+    return {"games": games, "mean_score": float(a.mean()), "baseline_mean_score": float(b.mean()),
             "mean_difference": mean, "difference_ci95": [mean - half, mean + half]}
 
 
