@@ -289,15 +289,20 @@ def remember(memo: dict, key: Any, value: Any) -> Any:
     return value
 
 
-_PER_GAME: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PER_GAME: dict[int, dict[str, Any]] = {}
+"""Per-game caches by ``id(game)``; each entry is dropped when its game is collected
+(``weakref.finalize``), before the id can be reused. A plain dict: a look-up is one hash
+of an int, where a ``WeakKeyDictionary`` builds a weak reference on every call."""
 
 
 def per_game(game: object, name: str, build: Callable[[], Any]) -> Any:
     """``build()`` computed once per game object and ``name`` (limits read from the
     game's data files, codecs built from them); forgotten with the game."""
-    cache = _PER_GAME.get(game)
+    cache = _PER_GAME.get(id(game))
     if cache is None:
-        cache = _PER_GAME[game] = {}
-    if name not in cache:
-        cache[name] = build()
-    return cache[name]
+        cache = _PER_GAME[id(game)] = {}
+        weakref.finalize(game, _PER_GAME.pop, id(game), None)
+    found = cache.get(name)
+    if found is None:
+        found = cache[name] = build()
+    return found

@@ -54,7 +54,10 @@ class DadaochengGame(OpenGame):
         self.discs = load_discs(cfg.disc_file)
         self.disc_faces = tuple(d.faces for d in self.discs)
         self.ships = load_ships(cfg.ship_file)
+        self.ship_prestige = tuple(ship.prestige for ship in self.ships)
+        self.ship_level = tuple(ship.level for ship in self.ships)
         self.buildings = load_buildings(cfg.building_file)
+        self.building_prestige = tuple(b.prestige for b in self.buildings)
         self.temple = load_temple(cfg.board_file)
         self.events = load_events()
         self.event_index = {e.key: i for i, e in enumerate(self.events)}
@@ -112,16 +115,17 @@ class DadaochengGame(OpenGame):
     def prestige(self, s: DadaochengState) -> list[int]:
         """Each player's prestige if the game ended now (DDC-13)."""
         n = s.num_players
-        total_opium = sum(s.opium)
         bonus = [0] * n
         if self.event_index["e1920"] in s.events:
             bonus = most_buildings_bonus([sum(b) for b in s.buildings])
+        den = den_penalty(sum(s.opium), n)
+        ship_pp, (_, pp1, pp2, pp3, pp4) = self.ship_prestige, self.building_prestige
         out = []
         for p in range(n):
-            pp = sum(self.ships[i].prestige for i in s.ships[p])
-            pp += sum(self.buildings[t].prestige * s.buildings[p][t] for t in range(1, 5))
-            pp += mansion_vp(s.buildings[p][MANSION]) + s.credit[p] // 5 - s.opium[p]
-            pp -= s.buildings[p][DEN] * den_penalty(total_opium, n)
+            b = s.buildings[p]
+            pp = sum([ship_pp[i] for i in s.ships[p]])
+            pp += pp1 * b[1] + pp2 * b[2] + pp3 * b[3] + pp4 * b[4]
+            pp += mansion_vp(b[MANSION]) + s.credit[p] // 5 - s.opium[p] - b[DEN] * den
             out.append(pp + 3 * s.sign[p] + bonus[p])
         return out
 

@@ -102,6 +102,7 @@ class LayoutTable:
                 f"green, yellow, black) cannot meet the setup condition {condition} with "
                 f"black opium discs in the corners")
         self.codes: np.ndarray = np.sort(valid.astype(np.int64) @ _WEIGHTS)
+        self._counts: dict[tuple[int, ...], int] = {}
 
     @property
     def total(self) -> int:
@@ -112,7 +113,17 @@ class LayoutTable:
         return self.total
 
     def count(self, prefix: Sequence[int]) -> int:
-        """Number of valid layouts whose first ``len(prefix)`` non-corner cells show ``prefix``."""
+        """Number of valid layouts whose first ``len(prefix)`` non-corner cells show ``prefix``
+        (remembered per prefix: every layout deal asks for the same short prefixes)."""
+        key = tuple(prefix)
+        found = self._counts.get(key)
+        if found is None:
+            if len(self._counts) >= COUNT_MEMO_LIMIT:
+                self._counts.clear()
+            found = self._counts[key] = self._count(key)
+        return found
+
+    def _count(self, prefix: tuple[int, ...]) -> int:
         n = len(prefix)
         if n > _N:
             raise ValueError(f"prefix longer than {_N} cells: {list(prefix)}")
@@ -141,6 +152,10 @@ class LayoutTable:
         for cell, c in zip(NON_CORNER, layout, strict=True):
             grid[cell] = int(c)
         return grid
+
+
+COUNT_MEMO_LIMIT = 1 << 16
+"""Prefixes a :class:`LayoutTable` remembers the count of before it starts afresh."""
 
 
 @functools.lru_cache(maxsize=16)

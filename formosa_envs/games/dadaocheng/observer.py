@@ -32,7 +32,7 @@ from formosa_envs.core.observer import (
 )
 
 from .content import MAX_PILE
-from .shop import ships_left
+from .shop import ships_left_per_level
 from .state import USED_SIZE, DadaochengState
 
 if TYPE_CHECKING:
@@ -92,7 +92,6 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
     """The observation vector of ``viewer``."""
     vec = np.zeros(LAYOUT.size, dtype=np.float32)
     order = seat_order(viewer, s.num_players)
-    rel = {p: i for i, p in enumerate(order)}
     prestige = game.prestige(s)
     dense: list[float] = []
     ones: list[int] = []
@@ -110,31 +109,42 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
             ones.append(OFF["ship_up"] + level)
         else:
             dense += (0,) * 7
-    dense += [ships_left(game, s, level) for level in range(3)] + s.piles + s.used
-    _round_ones(s, ones)
+    dense += ships_left_per_level(game, s) + s.piles + s.used
+    ones += _round_ones(s)
     dense.append(_decision(s, viewer, ones))
     vec[:DENSE_END] = DENSE.encode_flat(dense)
     vec[ones] = 1.0
-    vec[DENSE_END:BOARD_END] = _board(game, s, rel)
+    _board(game, s, order, vec)
     return vec
 
 
-def _board(game: DadaochengGame, s: DadaochengState, rel: dict[int, int]) -> np.ndarray:
-    """The ``grid`` and ``spaces`` pieces: each cell's row depends only on its disc and
-    the side up (one gather from a per-game table); the spaces are memoised by the
-    Stores, covered sides, owners and the viewer."""
-    board = np.zeros(BOARD_END - DENSE_END, dtype=np.float32)
-    if min(s.cell_disc) >= 0:  # else the layout is being placed
-        rows = per_game(game, "dadaocheng.cell_rows", lambda: _cell_rows(game))
-        board[:GRID_SIZE] = rows[[2 * d + (f != 0) for d, f in zip(s.cell_disc, s.flipped,
-                                                                    strict=True)]].reshape(-1)
+def _board(game: DadaochengGame, s: DadaochengState, order: list[int],
+           vec: np.ndarray) -> None:
+    """Write the ``grid`` and ``spaces`` pieces into ``vec``. Each cell's row depends only
+    on its disc and the side up (one gather from a per-game table); the grid is memoised
+    by the discs and sides, the spaces by the Stores, covered sides, owners and viewer."""
+    memo = per_game(game, "dadaocheng.grid", dict)
+    key = (*s.cell_disc, *s.flipped)
+    grid = memo.get(key)
+    if grid is None:
+        grid = remember(memo, key, _grid(game, s))
+    vec[DENSE_END:DENSE_END + GRID_SIZE] = grid
     memo = per_game(game, "dadaocheng.spaces", dict)
-    key = (*s.remodelled, *s.covered, *s.sides_of, *rel)
+    key = (*s.remodelled, *s.covered, *s.sides_of, -1, *order)
     found = memo.get(key)
     if found is None:
-        found = remember(memo, key, [i - DENSE_END for i in _space_ones(s, rel)])
-    board[found] = 1.0
-    return board
+        rel = {p: i for i, p in enumerate(order)}
+        found = remember(memo, key, np.array(_space_ones(s, rel), dtype=np.intp))
+    vec[found] = 1.0
+
+
+def _grid(game: DadaochengGame, s: DadaochengState) -> np.ndarray:
+    """The ``grid`` piece (all zeros while the layout is being placed)."""
+    if min(s.cell_disc) < 0:
+        return np.zeros(GRID_SIZE, dtype=np.float32)
+    rows = per_game(game, "dadaocheng.cell_rows", lambda: _cell_rows(game))
+    return rows[[2 * d + (f != 0) for d, f in zip(s.cell_disc, s.flipped, strict=True)]
+                ].reshape(-1)
 
 
 def _cell_rows(game: DadaochengGame) -> np.ndarray:
@@ -151,8 +161,9 @@ def _cell_rows(game: DadaochengGame) -> np.ndarray:
 
 def _seat_row(game: DadaochengGame, s: DadaochengState, p: int, prestige: int) -> list[float]:
     levels = [0, 0, 0]
+    level_of = game.ship_level
     for ship in s.ships[p]:
-        levels[game.ships[ship].level - 1] += 1
+        levels[level_of[ship] - 1] += 1
     return [1, int(p == s.turn), int(p == s.start_player), *s.hand[p], s.credit[p], s.opium[p],
             s.sign[p], *levels, *s.buildings[p], prestige]
 
@@ -174,12 +185,27 @@ def _space_ones(s: DadaochengState, rel: dict[int, int]) -> list[int]:
     return ones
 
 
-def _round_ones(s: DadaochengState, ones: list[int]) -> None:
+def _round_ones(s: DadaochengState) -> list[int]:
+    """Ones of the events, round and player-count pieces (memoised by what they read)."""
+    key = (*s.events, -1, s.round, s.num_players)
+    found = _ROUND_MEMO.get(key)
+    if found is None:
+        found = remember(_ROUND_MEMO, key, _round_list(s))
+    return found
+
+
+_ROUND_MEMO: dict[tuple[int, ...], list[int]] = {}
+"""Round pieces by their content (the same for every game of any configuration)."""
+
+
+def _round_list(s: DadaochengState) -> list[int]:
+    ones: list[int] = []
     for k, e in enumerate(s.events):
         ones.append(OFF["events"] + 2 * e + 1)
         if k + 1 == s.round:
             ones.append(OFF["events"] + 2 * e)
     ones += (OFF["round"] + min(s.round, 10) - 1, OFF["players"] + s.num_players - 1)
+    return ones
 
 
 def _decision(s: DadaochengState, viewer: int, ones: list[int]) -> int:

@@ -280,6 +280,13 @@ def ships_left(game: DadaochengGame, s: DadaochengState, level: int) -> int:
     return max(min(len(s.ship_pool[level]), game.ships_per_level - s.revealed[level]), 0)
 
 
+def ships_left_per_level(game: DadaochengGame, s: DadaochengState) -> list[int]:
+    """:func:`ships_left` of the three levels, in one pass."""
+    per_level = game.ships_per_level
+    return [max(min(len(pool), per_level - shown), 0)
+            for pool, shown in zip(s.ship_pool, s.revealed, strict=True)]
+
+
 def take_building(game: DadaochengGame, s: DadaochengState, p: int, kind: int) -> None:
     """The paid building joins ``p``'s cards (a Store then remodels a space)."""
     s.piles[kind] -= 1
