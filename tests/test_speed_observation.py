@@ -94,7 +94,10 @@ CHANGES: dict[str, list[Any]] = {
                lambda s: _toggle(s.face_up, 2)],
     "dadaocheng": [lambda s: s.remodelled.__setitem__(3, s.remodelled[3] ^ 1),
                    lambda s: s.covered.__setitem__(1, s.covered[1] ^ 1),
-                   lambda s: s.flipped.__setitem__(7, s.flipped[7] ^ 1)],
+                   lambda s: s.flipped.__setitem__(7, s.flipped[7] ^ 1),
+                   lambda s: s.cell_disc.__setitem__(slice(5, 7), s.cell_disc[6:4:-1]),
+                   lambda s: setattr(s, "round", s.round % 10 + 1),
+                   lambda s: s.events.append(13 - len(s.events))],
 }
 
 
@@ -172,3 +175,55 @@ def test_draw_index_draws_what_generator_choice_draws() -> None:
         for _ in range(3):
             assert draw_index(p, a) == int(b.choice(n, p=p)), trial
         assert a.random() == b.random()
+
+
+def test_cumulative_tables_draw_what_draw_index_draws() -> None:
+    """The engine's cached sums (``CumulativeTables``) give draw_index's index and leave the
+    generator where it leaves it, for vectors seen before and new ones, across a clear."""
+    from formosa_envs.core.stack_game import CumulativeTables, draw_index
+    tables, meta = CumulativeTables(), np.random.default_rng(11)
+    tables.LIMIT = 7  # clear often
+    vectors = []
+    for _ in range(30):
+        n = int(meta.integers(1, 30))
+        weights = meta.random(n) * (meta.random(n) < 0.7)
+        weights[int(meta.integers(n))] += 0.25
+        vectors.append(tuple((weights / weights.sum()).tolist()))
+    vectors += [tuple([1 / k] * k) for k in range(1, 13)]
+    for trial in range(600):
+        probs = vectors[int(meta.integers(len(vectors)))]
+        seed = int(meta.integers(2**32))
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        p = np.array(probs)
+        assert tables.draw(probs, a) == draw_index(p / p.sum(), b), trial
+        assert a.random() == b.random()
+    assert len(tables._sums) <= tables.LIMIT
+
+
+def test_dadaocheng_disc_placements_come_as_fresh_lists() -> None:
+    """The remembered placement odds are handed out as copies: changing a returned list
+    changes nothing a later call sees; a fresh game gives the same odds."""
+    game = make_game("dadaocheng", num_players=2)
+    s = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while s.stack[-1].kind == "place_disc":
+        first = game.chance_outcomes(s)
+        first.clear()
+        again = game.chance_outcomes(s)
+        assert again and again == make_game("dadaocheng", num_players=2).chance_outcomes(s)
+        game.apply_action(s, again[int(rng.integers(len(again)))][0])
+
+
+def test_per_game_caches_go_with_their_game() -> None:
+    """``per_game`` builds once per game and name, and forgets a game once it is collected."""
+    import gc
+
+    from formosa_envs.core.observer import _PER_GAME, per_game
+    game, calls = make_game("flowers", num_players=2), []
+    for _ in range(3):
+        per_game(game, "test.thing", lambda: calls.append(1) or {"built": True})
+    assert calls == [1] and id(game) in _PER_GAME
+    key = id(game)
+    del game
+    gc.collect()
+    assert key not in _PER_GAME

@@ -114,6 +114,24 @@ def test_vectorised_affordability_matches_the_row_by_row_check() -> None:
         budget = game.payment.budget(state, 0)
         many = affordable_many(budget, table)
         single = [affordable(budget, row) for row in rows]
-        assert many.tolist() == single
+        assert many == single
+        outcomes.update(single)
+    assert outcomes == {True, False}
+
+
+def test_vectorised_affordability_on_budgets_of_every_size() -> None:
+    """Budgets from nothing to far beyond every row's needs, and rows needing nothing."""
+    rng = np.random.default_rng(9)
+    rows = np.array([needs_of(tuple(int(u) for u in rng.choice(
+        [*UNIT_KINDS, ITEM], int(rng.integers(0, 12))))) for _ in range(70)], dtype=np.int64)
+    table = NeedTable(rows)
+    outcomes = set()
+    for _ in range(3000):
+        top = int(rng.integers(1, 14))
+        res = [[int(v) for v in rng.integers(0, top, 4)] for _ in range(3)]
+        budget = (res[0], res[1], int(rng.integers(0, top)), int(rng.integers(0, top)),
+                  int(rng.integers(0, top)), res[2])
+        single = [affordable(budget, row) for row in rows]
+        assert affordable_many(budget, table) == single
         outcomes.update(single)
     assert outcomes == {True, False}

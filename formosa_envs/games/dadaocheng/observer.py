@@ -110,7 +110,7 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
         else:
             dense += (0,) * 7
     dense += ships_left_per_level(game, s) + s.piles + s.used
-    ones += _round_ones(s)
+    ones += _round_ones(game, s)
     dense.append(_decision(s, viewer, ones))
     vec[:DENSE_END] = DENSE.encode_flat(dense)
     vec[ones] = 1.0
@@ -185,17 +185,14 @@ def _space_ones(s: DadaochengState, rel: dict[int, int]) -> list[int]:
     return ones
 
 
-def _round_ones(s: DadaochengState) -> list[int]:
+def _round_ones(game: DadaochengGame, s: DadaochengState) -> list[int]:
     """Ones of the events, round and player-count pieces (memoised by what they read)."""
+    memo = per_game(game, "dadaocheng.rounds", dict)
     key = (*s.events, -1, s.round, s.num_players)
-    found = _ROUND_MEMO.get(key)
+    found = memo.get(key)
     if found is None:
-        found = remember(_ROUND_MEMO, key, _round_list(s))
+        found = remember(memo, key, _round_list(s))
     return found
-
-
-_ROUND_MEMO: dict[tuple[int, ...], list[int]] = {}
-"""Round pieces by their content (the same for every game of any configuration)."""
 
 
 def _round_list(s: DadaochengState) -> list[int]:

@@ -28,7 +28,7 @@ from .payment import (
     NeedTable,
     TaiwanPayment,
     affordable,
-    affordable_many,
+    affordable_rows,
     cost_units,
     needs_of,
     printed_units,
@@ -142,19 +142,19 @@ class TaiwanGame(OpenGame):
         """Every non-PASS action ``p`` can complete now (one budget, vectorised checks)."""
         budget = self.payment.budget(s, p)
         fee = int(self._other_holds(s, p, "urban_development_bureau"))
-        ok = affordable_many(budget, self._need_rows[fee])
-        options = [A.BUY_B0 + t for t in range(18) if s.piles[t] > 0 and ok[t]]
+        ok = affordable_rows(budget, self._need_rows[fee])  # row r affordable: bit r
+        options = [A.BUY_B0 + t for t in range(18) if s.piles[t] > 0 and ok >> t & 1]
         options += [A.BUY_L0 + d for d in range(NUM_DECKS)
-                    if s.face_up[d] >= 0 and ok[18 + s.face_up[d]]]
+                    if s.face_up[d] >= 0 and ok >> (18 + s.face_up[d]) & 1]
         for first, row in ((A.EX_ITEMS0, 34), (A.EX_COINS0, 35), (A.EX_MERCH0, 36)):
-            if ok[row]:
+            if ok >> row & 1:
                 options += [first + o for o in range(len(A.OUTPUTS))]
-        if ok[37]:
+        if ok >> 37 & 1:
             options += [A.OVERTIME0 + i for i, (_c, space) in
                         enumerate(s.track[p][:A.TRACK_SLOTS]) if space >= 2]
         if s.markers[p] > 0:
-            options += [A.CHARITY0 + r for r in range(4) if ok[39 + r]]
-        if self.completed(s, p, "temple") > s.temple_used[p] and ok[38]:
+            options += [A.CHARITY0 + r for r in range(4) if ok >> (39 + r) & 1]
+        if self.completed(s, p, "temple") > s.temple_used[p] and ok >> 38 & 1:
             options.append(A.TEMPLE)
         return options
 

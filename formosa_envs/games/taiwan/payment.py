@@ -106,6 +106,9 @@ class TaiwanPayment:
 
     def legal_sources(self, s: TaiwanState, p: int, units: Sequence[int]) -> list[int] | None:
         """Sources for ``units[0]`` that keep the rest payable (one budget, reused)."""
+        if len(units) == 1:  # the last unit: any source that holds one pays it
+            return [source for source in self.sources(s, p, units[0])
+                    if self.can_take(s, p, source, {})]
         rest = needs_of(units[1:])
         if rest[ITEM] and rest[BUY_COIN]:
             return None
@@ -204,33 +207,70 @@ def affordable(budget: tuple[list[int], list[int], int, int, int, list[int]],
 
 
 class NeedTable:
-    """Unit-kind counts of many costs (one row each), split into the columns
-    :func:`affordable_many` compares, so that one check is a handful of array ops."""
+    """Unit-kind counts of many costs (one row each), laid out so that
+    :func:`affordable_many` checks them all with a few integer operations: per compared
+    column (workers, merchants, coins, hand + Warehouse per resource) and per held amount,
+    the bit set of the rows that amount covers."""
 
     def __init__(self, rows: np.ndarray) -> None:
         rows = np.asarray(rows, dtype=np.int64)
         self.rows = rows
         want = rows[:, RES_UNIT0:RES_UNIT0 + RESOURCES]
-        self.want = want
-        # compared at once with [workers, merchants, purse, hand + Warehouse per resource]
-        self.basic = np.concatenate([rows[:, [WORKER, MERCHANT, COIN]], want], axis=1)
-        self.all_coins = rows[:, COIN] + rows[:, BUY_COIN]
+        basic = np.concatenate([rows[:, [WORKER, MERCHANT, COIN]], want], axis=1)
+        self.size = len(rows)
+        self.every_row = (1 << self.size) - 1
+        # covered[k][v]: the rows whose column k needs at most v (v = 0 .. the column's max)
+        self.covered = [[_bits(column <= v) for v in range(int(column.max(initial=0)) + 1)]
+                        for column in basic.T]
+        all_coins = rows[:, COIN] + rows[:, BUY_COIN]
+        # coins[v]: the rows whose coins (the fee included) the purse v pays alone; the
+        # others may still be paid with factory substitutions of what the row does not want
+        self.coins = [_bits(all_coins <= v) for v in range(int(all_coins.max(initial=0)) + 1)]
+        self.all_coins = all_coins.tolist()
+        self.want = [tuple(row) for row in want.tolist()]
         # items left = (all items) - (resources, workers and merchants spent)
-        self.items_needed = rows[:, ITEM] + want.sum(axis=1) + rows[:, WORKER] + rows[:, MERCHANT]
+        items = rows[:, ITEM] + want.sum(axis=1) + rows[:, WORKER] + rows[:, MERCHANT]
+        self.items_covered = [_bits(items <= v) for v in range(int(items.max(initial=0)) + 1)]
+
+
+def _bits(flags: np.ndarray) -> int:
+    """The rows where ``flags`` is true, as the bits of an integer (row r = bit r)."""
+    return sum(1 << int(r) for r in np.flatnonzero(flags))
 
 
 def affordable_many(budget: tuple[list[int], list[int], int, int, int, list[int]],
-                    table: NeedTable) -> np.ndarray:
+                    table: NeedTable) -> list[bool]:
     """:func:`affordable` for every row of ``table`` at once (same answers, row by row)."""
+    rows = affordable_rows(budget, table)
+    return [rows >> r & 1 == 1 for r in range(table.size)]
+
+
+def affordable_rows(budget: tuple[list[int], list[int], int, int, int, list[int]],
+                    table: NeedTable) -> int:
+    """:func:`affordable_many` as the bits of an integer (row ``r`` is bit ``r``)."""
     hand, ware, purse, workers, merchants, uses = budget
     held = [h + w for h, w in zip(hand, ware, strict=True)]
-    ok = (table.basic <= [workers, merchants, purse, *held]).all(axis=1)
-    # a factory substitutes a hand resource not needed as itself, once per completed copy
-    cap = [min(u, h) for u, h in zip(uses, hand, strict=True)]
-    subs = np.maximum(np.minimum(cap, np.subtract(held, table.want)), 0).sum(axis=1)
-    ok &= table.all_coins <= subs + purse
-    ok &= table.items_needed <= sum(held) + workers + merchants
-    return ok
+    rows = table.every_row
+    for covered, have in zip(table.covered, (workers, merchants, purse, *held), strict=True):
+        if have < 0:
+            return 0
+        if have < len(covered) - 1:
+            rows &= covered[have]
+    if purse < len(table.coins) - 1:
+        short = rows & ~table.coins[purse]  # rows the purse alone cannot pay
+        rows &= ~short
+        # a factory substitutes a hand resource not needed as itself, once per completed copy
+        cap = [min(u, h) for u, h in zip(uses, hand, strict=True)]
+        while short and any(cap):
+            r = (short & -short).bit_length() - 1
+            short &= short - 1
+            if table.all_coins[r] <= purse + sum(max(min(c, h - w), 0) for c, h, w in zip(
+                    cap, held, table.want[r], strict=True)):
+                rows |= 1 << r
+    items = sum(held) + workers + merchants
+    if items < len(table.items_covered) - 1:
+        rows &= table.items_covered[items]
+    return rows
 
 
 def _after(budget: tuple[list[int], list[int], int, int, int, list[int]],
