@@ -29,6 +29,7 @@ up to :func:`distinct_limit` (2896 * sqrt(knee), far beyond any game's values).
 from __future__ import annotations
 
 import array
+import functools
 import math
 import weakref
 from collections.abc import Callable, Sequence
@@ -99,6 +100,14 @@ class ObservationLayout:
 def seat_order(viewer: int, num_players: int) -> list[int]:
     """Seats as the viewer sees them: itself first, then clockwise."""
     return [(viewer + k) % num_players for k in range(num_players)]
+
+
+@functools.lru_cache(maxsize=64)
+def seat_view(viewer: int, num_players: int) -> tuple[tuple[int, ...], dict[int, int]]:
+    """:func:`seat_order` as a tuple and its inverse (seat -> egocentric position), made
+    once per viewer and player count for the observers; the dict must not be changed."""
+    order = tuple(seat_order(viewer, num_players))
+    return order, {p: i for i, p in enumerate(order)}
 
 
 def relative_seat(seat: int, viewer: int, num_players: int) -> int:

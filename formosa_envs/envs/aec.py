@@ -43,7 +43,7 @@ from formosa_envs.core.args import (
     check_seed,
     check_state,
 )
-from formosa_envs.core.engine import TERMINAL, Game
+from formosa_envs.core.engine import CHANCE, TERMINAL, Game
 from formosa_envs.core.errors import ConfigError, IllegalActionError
 from formosa_envs.core.rewards import REWARD_MODES, check_reward_mode, final_rewards
 
@@ -156,7 +156,8 @@ class FormosaAECEnv(AECEnv):
         self.agent_selection = self.agents[self.game.current_player(self._state)]
 
     def _resolve_chance(self) -> None:
-        self.game.resolve_chance(self._state, self._rng, self.history)
+        if self.game.current_player(self._state) == CHANCE:
+            self.game.resolve_chance(self._state, self._rng, self.history)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``; resolve chance; hand out rewards."""
@@ -205,6 +206,14 @@ class FormosaAECEnv(AECEnv):
             if state.decisions >= self.max_game_length:
                 self.truncations = {a: True for a in self.agents}
             self.agent_selection = self.agents[player]
+
+    def _accumulate_rewards(self) -> None:
+        """PettingZoo's ``_accumulate_rewards`` (each agent's reward of this step added to
+        its cumulative reward), skipping the zeros every step before the end hands out."""
+        cumulative = self._cumulative_rewards
+        for agent, reward in self.rewards.items():
+            if reward:
+                cumulative[agent] += reward
 
     def _final_rewards(self) -> list[float]:
         return final_rewards(self.game, self._state, self.reward_mode)

@@ -28,7 +28,7 @@ from formosa_envs.core.observer import (
     flags,
     per_game,
     remember,
-    seat_order,
+    seat_view,
 )
 
 from .content import MAX_PILE
@@ -91,7 +91,7 @@ KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray:
     """The observation vector of ``viewer``."""
     vec = np.zeros(LAYOUT.size, dtype=np.float32)
-    order = seat_order(viewer, s.num_players)
+    order, rel = seat_view(viewer, s.num_players)
     prestige = game.prestige(s)
     dense: list[float] = []
     ones: list[int] = []
@@ -114,12 +114,12 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
     dense.append(_decision(s, viewer, ones))
     vec[:DENSE_END] = DENSE.encode_flat(dense)
     vec[ones] = 1.0
-    _board(game, s, order, vec)
+    _board(game, s, order, rel, vec)
     return vec
 
 
-def _board(game: DadaochengGame, s: DadaochengState, order: list[int],
-           vec: np.ndarray) -> None:
+def _board(game: DadaochengGame, s: DadaochengState, order: tuple[int, ...],
+           rel: dict[int, int], vec: np.ndarray) -> None:
     """Write the ``grid`` and ``spaces`` pieces into ``vec``. Each cell's row depends only
     on its disc and the side up (one gather from a per-game table); the grid is memoised
     by the discs and sides, the spaces by the Stores, covered sides, owners and viewer."""
@@ -133,7 +133,6 @@ def _board(game: DadaochengGame, s: DadaochengState, order: list[int],
     key = (*s.remodelled, *s.covered, *s.sides_of, -1, *order)
     found = memo.get(key)
     if found is None:
-        rel = {p: i for i, p in enumerate(order)}
         found = remember(memo, key, np.array(_space_ones(s, rel), dtype=np.intp))
     vec[found] = 1.0
 

@@ -27,7 +27,7 @@ from formosa_envs.core.observer import (
     flags,
     per_game,
     remember,
-    seat_order,
+    seat_view,
 )
 from formosa_envs.core.payment import pay_units
 
@@ -117,8 +117,7 @@ def observe(game: TaiwanGame, s: TaiwanState, viewer: int) -> np.ndarray:
     vec, views = game.obs_buffer  # a reusable buffer with a view per piece
     lim = limits(game)
     vec.fill(0.0)
-    order = seat_order(viewer, s.num_players)
-    rel = {p: i for i, p in enumerate(order)}
+    order, rel = seat_view(viewer, s.num_players)
     vec[SEATS_AT:SEATS_AT + SEAT_WIDTH * len(order)] = _seat_rows(lim, s, order)
     _write_cards(s, views, order, lim)
     exclusive = views["exclusive"]

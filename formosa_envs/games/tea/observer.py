@@ -32,7 +32,7 @@ from formosa_envs.core.observer import (
     flags,
     per_game,
     remember,
-    seat_order,
+    seat_view,
 )
 
 from .state import (
@@ -166,6 +166,7 @@ class Memos:
         self.dense = dense_codec(game)
         self.display: dict[tuple[int, ...], np.ndarray] = {}
         self.plantation: dict[tuple[int, ...], list[int]] = {}
+        self.weather: dict[tuple[int, ...], list[int]] = {}
         self.kept: dict[tuple[int, ...], list[int]] = {}
         self.rounds: dict[tuple[int, ...], list[int]] = {}
 
@@ -205,8 +206,7 @@ def _raw_pieces(game: TeaGame, memos: Memos, s: TeaState, viewer: int,
                 ones: list[int]) -> list[float]:
     """The dense block's raw values of ``viewer``'s view of ``s``; the flat indices of its
     ones are appended to ``ones``."""
-    order = seat_order(viewer, s.num_players)
-    rel = {p: i for i, p in enumerate(order)}
+    order, rel = seat_view(viewer, s.num_players)
     dense: list[float] = []
     base = OFF["seat_one_hots"]
     for i, p in enumerate(order):
@@ -276,17 +276,23 @@ def _table_row(s: TeaState, rel: dict[int, int]) -> list[int]:
 
 def _plantation_ones(game: TeaGame, memos: Memos, s: TeaState, rel: dict[int, int],
                      ones: list[int]) -> None:
-    """Plantation and weather ones (memoised by buds, workers, weather and the viewer)."""
+    """Plantation ones (memoised by buds, workers and the viewer) and weather ones
+    (memoised by the weather tiles, which change once a round)."""
     memo = memos.plantation
-    key = (*s.bud, *s.occupant, *s.weather, *s.face, *rel)
+    key = (*s.bud, *s.occupant, *rel)
     found = memo.get(key)
     if found is None:
         found = remember(memo, key, _plantation_list(game, s, rel))
     ones += found
+    key = (*s.weather, *s.face)
+    found = memos.weather.get(key)
+    if found is None:
+        found = remember(memos.weather, key, _weather_list(game, s))
+    ones += found
 
 
 def _plantation_list(game: TeaGame, s: TeaState, rel: dict[int, int]) -> list[int]:
-    """Flat indices of the ones of the plantation and weather pieces."""
+    """Flat indices of the ones of the plantation piece."""
     ones: list[int] = []
     base = OFF["plantation_flags"]
     ones += game.play_flag_ones                      # "in play": fixed for the player count
@@ -296,6 +302,12 @@ def _plantation_list(game: TeaGame, s: TeaState, rel: dict[int, int]) -> list[in
             ones.append(base + 9 * sp + 1 + bud[sp])
         if occupant[sp] >= 0:
             ones += (base + 9 * sp + 4 + rel[occupant[sp]], base + 9 * sp + 8)
+    return ones
+
+
+def _weather_list(game: TeaGame, s: TeaState) -> list[int]:
+    """Flat indices of the ones of the weather piece."""
+    ones: list[int] = []
     base, faces, weather, face = OFF["weather"], game.weather_faces, s.weather, s.face
     for col in range(4):
         tile, nxt = weather[col], weather[(col + 1) % 4]
