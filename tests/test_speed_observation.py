@@ -227,3 +227,43 @@ def test_per_game_caches_go_with_their_game() -> None:
     del game
     gc.collect()
     assert key not in _PER_GAME
+
+
+def test_listed_legal_actions_are_the_legal_actions_of_that_state() -> None:
+    """What settle listed for a forced-move check is handed out only for the very state and
+    frame it listed, and equals ``legal_actions`` there (Dadaocheng applies forced moves)."""
+    game = make_game("dadaocheng", num_players=2)
+    rng, s, listed = np.random.default_rng(4), game.new_initial_state(), 0
+    while not game.is_terminal(s) and s.decisions < 300:
+        if game.current_player(s) == CHANCE:
+            game.resolve_chance(s, rng)
+            continue
+        got = game.listed_legal_actions(s)
+        legal = game.legal_actions(s)
+        if got is not None:
+            listed += 1
+            assert got == legal
+            assert game.listed_legal_actions(game.clone(s)) is None  # another state object
+        game.apply_action(s, legal[int(rng.integers(len(legal)))])
+    assert listed > 100
+    assert make_game("tea", num_players=2).listed_legal_actions(s) is None
+
+
+def test_env_lists_legal_actions_afresh_once_the_state_is_handed_out() -> None:
+    """A state changed in place through ``engine_state``: the mask follows the change."""
+    import formosa_envs
+    env = formosa_envs.raw_env("dadaocheng", num_players=2)
+    env.reset(seed=2)
+    game = env.game
+    for _ in range(400):
+        if env.engine_state.stack[-1].kind == "purchase" and sum(
+                env.engine_state.hand[env.engine_state.turn]) >= 2:
+            break
+        obs = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    state = env.engine_state
+    assert state.stack[-1].kind == "purchase"
+    before = game.listed_legal_actions(state)
+    state.hand[state.turn] = [0] * 5  # nothing left to buy or exchange with
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert np.flatnonzero(mask).tolist() == game.legal_actions(state) != before

@@ -61,9 +61,26 @@ class StackGame(Game):
                 d = stack[-1]
                 legal = handlers[d.kind].legal(self, state, d)
                 if len(legal) != 1:
+                    self._listed = (state, d, legal)
                     return
                 stack.pop()
                 handlers[d.kind].apply(self, state, d, legal[0])
+
+    _listed: tuple[Any, Decision, list[int]] | None = None
+    """The last legal list :meth:`settle` made for a pending decision: (state, frame, ids)."""
+
+    def listed_legal_actions(self, state: Any) -> list[int] | None:
+        """The legal actions :meth:`settle` listed for the pending decision of ``state``
+        (a game with ``apply_forced`` lists them to find forced decisions), or None.
+
+        Only for a caller that knows ``state`` was not changed since the engine last moved
+        it (the env, while it has not handed the state out): the list is the one the last
+        settle of this very state and frame made. Do not change the list."""
+        listed = self._listed
+        if listed is not None and listed[0] is state and not state.over \
+                and state.stack and state.stack[-1] is listed[1]:
+            return listed[2]
+        return None
 
     def current_player(self, state: Any) -> int:
         """The player of the top frame, or ``TERMINAL``."""

@@ -243,7 +243,9 @@ class FormosaAECEnv(AECEnv):
         if (agent == self.agent_selection and game.current_player(state) == seat
                 and not self.terminations.get(agent, True)
                 and not self.truncations.get(agent, True)):
-            mask[game.legal_actions(state)] = 1
+            listed = None if self._exposed else getattr(game, "listed_legal_actions", None)
+            legal = listed(state) if listed is not None else None
+            mask[game.legal_actions(state) if legal is None else legal] = 1
             self._mask_cache = (state, len(self.history), agent, mask)
         return {"observation": obs, "action_mask": mask}
 

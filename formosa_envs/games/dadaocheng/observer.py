@@ -16,6 +16,7 @@ saturate.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -82,6 +83,8 @@ LAYOUT = ObservationLayout([
     Piece("players", (4,), "player count one-hot (1-4)"),
 ])
 OFF = LAYOUT.offsets
+PADDING = [[0] * (SEAT_RAW * (S - n)) for n in range(S + 1)]
+"""The seat rows of the seats a table of ``n`` lacks (all zeros)."""
 DENSE_END = OFF["grid"]
 GRID_SIZE = LAYOUT.shapes["grid"][0] * LAYOUT.shapes["grid"][1]
 BOARD_END = OFF["spaces"] + LAYOUT.shapes["spaces"][0] * LAYOUT.shapes["spaces"][1]
@@ -98,17 +101,13 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
     for i, p in enumerate(order):
         dense += _seat_row(game, s, p, prestige[p])
         ones.append(OFF["seat_sides"] + 4 * i + s.sides_of[p])
-    dense += [0] * (SEAT_RAW * (S - len(order)))
-    for cubes in s.storehouse:
-        dense += cubes
-    for level in range(3):
-        ship = s.ship_up[level]
+    dense += PADDING[len(order)]
+    dense.extend(chain.from_iterable(s.storehouse))
+    ship_rows = per_game(game, "dadaocheng.ship_rows", lambda: _ship_rows(game))
+    for level, ship in enumerate(s.ship_up):
+        dense += ship_rows[ship]
         if ship >= 0:
-            card = game.ships[ship]
-            dense += (*card.cost, card.required, card.credit, card.prestige)
             ones.append(OFF["ship_up"] + level)
-        else:
-            dense += (0,) * 7
     dense += ships_left_per_level(game, s) + s.piles + s.used
     ones += _round_ones(game, s)
     dense.append(_decision(s, viewer, ones))
@@ -144,6 +143,14 @@ def _grid(game: DadaochengGame, s: DadaochengState) -> np.ndarray:
     rows = per_game(game, "dadaocheng.cell_rows", lambda: _cell_rows(game))
     return rows[[2 * d + (f != 0) for d, f in zip(s.cell_disc, s.flipped, strict=True)]
                 ].reshape(-1)
+
+
+def _ship_rows(game: DadaochengGame) -> dict[int, tuple[int, ...]]:
+    """Each ship's raw ``ships`` row (cost, required credit, credit, prestige); -1: none."""
+    rows = {ship.id: (*ship.cost, ship.required, ship.credit, ship.prestige)
+            for ship in game.ships}
+    rows[-1] = (0,) * len(SHIP_FEATURES)
+    return rows
 
 
 def _cell_rows(game: DadaochengGame) -> np.ndarray:
