@@ -96,6 +96,12 @@ class FunctionHandler(Handler):
         self.label = label
         self._apply, self._legal, self._outcomes = apply, legal, outcomes
         self._is_legal = is_legal
+        # the engine's hot path calls the given functions directly (no method in between)
+        self.apply = apply  # type: ignore[method-assign]
+        if legal is not None:
+            self.legal = legal  # type: ignore[method-assign]
+        if outcomes is not None:
+            self.outcomes = outcomes  # type: ignore[method-assign]
 
     def legal(self, game: StackGame, state: Any, d: Decision) -> list[int]:
         """The function's legal actions."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from itertools import chain
 from typing import Any, ClassVar
 
 from formosa_envs.core.actions import ActionSpace
+from formosa_envs.core.observer import remember
 from formosa_envs.core.open_game import OpenGame
 from formosa_envs.core.payment import PayHandler
 from formosa_envs.core.schema import StateSchema
@@ -70,6 +72,7 @@ class DadaochengGame(OpenGame):
         if n == 2 and cfg.two_player_sides == "adjacent":
             sides = (0, 1)
         self.sides = sides
+        self._prestige: dict[tuple[Any, ...], list[int]] = {}
         self._can_end: OrderedDict[tuple[Any, int], dict[int, bool]] = OrderedDict()
         self.payment = shop.CubePayment(self)
         table: dict[str, Any] = {**cascade.HANDLERS, **shop.HANDLERS, **events.HANDLERS,
@@ -113,10 +116,20 @@ class DadaochengGame(OpenGame):
 
     # ----- scoring --------------------------------------------------------------------
     def prestige(self, s: DadaochengState) -> list[int]:
-        """Each player's prestige if the game ended now (DDC-13)."""
+        """Each player's prestige if the game ended now (DDC-13); a fresh list (remembered
+        by everything it reads: prestige changes only when something is bought or gained)."""
+        e1920 = self.event_index["e1920"] in s.events
+        key = (*s.credit, *s.opium, *s.sign, e1920, *chain.from_iterable(s.buildings),
+               *map(tuple, s.ships))
+        found = self._prestige.get(key)
+        if found is None:
+            found = remember(self._prestige, key, self._prestige_of(s, e1920))
+        return found[:]
+
+    def _prestige_of(self, s: DadaochengState, e1920: bool) -> list[int]:
         n = s.num_players
         bonus = [0] * n
-        if self.event_index["e1920"] in s.events:
+        if e1920:
             bonus = most_buildings_bonus([sum(b) for b in s.buildings])
         den = den_penalty(sum(s.opium), n)
         ship_pp, (_, pp1, pp2, pp3, pp4) = self.ship_prestige, self.building_prestige
