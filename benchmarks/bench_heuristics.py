@@ -7,7 +7,10 @@ each, rounds interleaved, and the best round counts (the machine is shared); eve
 decision of both must agree, or the script says where they part. Usage::
 
     python benchmarks/bench_heuristics.py [--baseline REF] [--games dadaocheng,tea]
-        [--players 1,2,4] [--seeds 3] [--rounds 2]
+        [--players 1,2,4] [--seeds 3] [--rounds 2] [--whole-tree]
+
+With ``--whole-tree`` the baseline is the whole checkout at REF (its engine and its
+heuristics, from a temporary git worktree), so engine work counts as well.
 
 Only the CPU time inside the heuristic is counted (engine steps and chance are not; CPU
 time, so other processes on a busy machine do not count).
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -43,14 +47,23 @@ def _baseline_dir(ref: str, games: list[str], into: Path) -> Path:
     return into
 
 
-def measure(game_name: str, players: int, seeds: int, old: str | None) -> dict[str, Any]:
-    """Play heuristic self-play games; the heuristic's decisions, seconds and a digest."""
-    sys.path.insert(0, str(ROOT))
-    import formosa_envs.agents.heuristics as heuristics
+def measure(game_name: str, players: int, seeds: int, old: str | None,
+            root: str | None = None) -> dict[str, Any]:
+    """Play heuristic self-play games; the heuristic's decisions, seconds and a digest.
+    ``root``: the checkout to import from (default: this one); an older checkout may keep
+    its heuristics in a top-level ``agents`` package."""
+    sys.path.insert(0, root or str(ROOT))
+    import importlib
+
     import numpy as np
+    # an older checkout keeps its heuristics in a top-level package (the editable install
+    # maps formosa_envs.agents to this checkout's, so that name would pick the wrong ones)
+    older = root is not None and (Path(root) / "agents" / "__init__.py").is_file()
+    heuristics = importlib.import_module("agents.heuristics" if older
+                                         else "formosa_envs.agents.heuristics")
     if old:
         heuristics.__path__.insert(0, old)
-    from formosa_envs.agents.heuristics import HeuristicAgent
+    HeuristicAgent = heuristics.HeuristicAgent
 
     from formosa_envs.core.engine import CHANCE
     from formosa_envs.games import make_game
@@ -74,24 +87,29 @@ def measure(game_name: str, players: int, seeds: int, old: str | None) -> dict[s
     return {"decisions": decisions, "seconds": spent, "digest": digest.hexdigest()}
 
 
-def _run(game: str, players: int, seeds: int, old: str | None) -> dict[str, Any]:
-    """:func:`measure` in a fresh interpreter (so neither side warms the other's caches)."""
+def _run(game: str, players: int, seeds: int, old: str | None,
+         tree: str | None = None) -> dict[str, Any]:
+    """:func:`measure` in a fresh interpreter (so neither side warms the other's caches);
+    with ``tree``, everything (engine and heuristics) imported from that checkout."""
     code = ("import json, sys; sys.path.insert(0, sys.argv[1]); "
             "from bench_heuristics import measure; "
             "print(json.dumps(measure(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), "
-            "sys.argv[5] or None)))")
+            "sys.argv[5] or None, sys.argv[6] or None)))")
+    env = {**os.environ, "PYTHONPATH": tree} if tree else None
     out = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), game,
-                          str(players), str(seeds), old or ""],
-                         cwd=ROOT, check=True, capture_output=True, text=True).stdout
+                          str(players), str(seeds), old or "", tree or ""],
+                         cwd=tree or ROOT, env=env, check=True, capture_output=True,
+                         text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
-def compare(game: str, players: int, seeds: int, rounds: int, old: str) -> str:
+def compare(game: str, players: int, seeds: int, rounds: int, old: str | None,
+            tree: str | None = None) -> str:
     """One table row: baseline and current decisions/s, their ratio, and agreement."""
     best: dict[str, dict[str, Any]] = {}
     for _ in range(rounds):
-        for side, path in (("old", old), ("new", None)):
-            got = _run(game, players, seeds, path)
+        for side, path, root in (("old", old, tree), ("new", None, None)):
+            got = _run(game, players, seeds, path, root)
             if side not in best or got["seconds"] < best[side]["seconds"]:
                 best[side] = got
     rate = {side: r["decisions"] / max(r["seconds"], 1e-9) for side, r in best.items()}
@@ -110,19 +128,34 @@ def main() -> None:
     parser.add_argument("--players", default="", help="e.g. 2,4 (default: per game)")
     parser.add_argument("--seeds", type=int, default=3, help="games per row")
     parser.add_argument("--rounds", type=int, default=2, help="interleaved timings per side")
+    parser.add_argument("--whole-tree", action="store_true",
+                        help="the baseline's engine too (a worktree of it), not only its "
+                             "heuristics on this tree's engine")
     args = parser.parse_args()
     games = args.games.split(",")
     counts = {"dadaocheng": [1, 2, 4], "tea": [2, 3, 4], "flowers": [2, 4], "taiwan": [2, 4]}
     with tempfile.TemporaryDirectory(prefix="bench_heuristics_") as tmp:
-        old = str(_baseline_dir(args.baseline, games, Path(tmp)))
-        print(f"baseline {args.baseline}; heuristic decisions/s (time inside the heuristic)")
+        tree: str | None = None
+        if args.whole_tree:
+            tree = str(Path(tmp) / "baseline")
+            subprocess.run(["git", "worktree", "add", "--detach", tree, args.baseline],
+                           cwd=ROOT, check=True, capture_output=True)
+            old = None
+        else:
+            old = str(_baseline_dir(args.baseline, games, Path(tmp)))
+        what = "engine and heuristics" if tree else "heuristics on this engine"
+        print(f"baseline {args.baseline} ({what}); heuristic decisions/s (time inside the "
+              "heuristic)")
         print(f"{'game':<11} {'n':>3} {'decisions':>8} {'baseline':>10} {'current':>10} "
               f"{'ratio':>8}")
         for game in games:
             players = ([int(p) for p in args.players.split(",")] if args.players
                        else counts.get(game, [2]))
             for n in players:
-                print(compare(game, n, args.seeds, args.rounds, old), flush=True)
+                print(compare(game, n, args.seeds, args.rounds, old, tree), flush=True)
+        if tree:
+            subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=ROOT,
+                           check=True, capture_output=True)
 
 
 if __name__ == "__main__":
