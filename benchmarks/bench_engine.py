@@ -15,7 +15,10 @@ Mid-game states are the middle third of random games on fixed seeds, so every ru
 the same positions. Usage::
 
     python benchmarks/bench_engine.py [--seconds 4] [--games flowers,taiwan,tea,dadaocheng]
-        [--players 2] [--heuristic-seeds 3]
+        [--players 2] [--heuristic-seeds 3] [--baseline REF]
+
+With ``--baseline REF`` every game's row is measured twice, one after the other in fresh
+processes: with the code at git ``REF`` (a temporary worktree) and with this tree.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +40,7 @@ from formosa_envs.games import make_game
 from formosa_envs.tools.bench import run_bench
 
 GAMES = ("flowers", "taiwan", "tea", "dadaocheng")
+HERE = Path(__file__).resolve().parent
 
 
 def mid_game_states(game: Any, seeds: int = 6) -> list[Any]:
@@ -94,12 +100,53 @@ def time_step(game: Any, states: list[Any], seed: int = 7) -> dict[str, float]:
 
 
 def heuristic_rate(game_name: str, players: int, seeds: int) -> float:
-    """Heuristic self-play decisions per CPU second inside the heuristic (fixed seeds)."""
+    """Heuristic self-play decisions per CPU second inside the heuristic (fixed seeds), with
+    the heuristics of the checkout ``formosa_envs`` was imported from."""
     import formosa_envs
-    sys.path.insert(0, str(Path(formosa_envs.__file__).resolve().parent.parent / "benchmarks"))
+    tree = Path(formosa_envs.__file__).resolve().parent.parent
+    sys.path.insert(0, str(HERE))
     from bench_heuristics import measure
-    got = measure(game_name, players, seeds, None)
+    got = measure(game_name, players, seeds, None, None if tree == HERE.parent else str(tree))
     return got["decisions"] / max(got["seconds"], 1e-9)
+
+
+def row(name: str, players: int, seconds: float, heuristic_seeds: int) -> str:
+    """One table row: the env ratio, clone, step and (Tea, Dadaocheng) heuristic rate."""
+    results = {r.name: r.rate for r in run_bench(name, players, seconds)}
+    c4, env = results["connect_four_v3 env()"], results[f"{name} env()"]
+    game = make_game(name, num_players=players)
+    states = mid_game_states(game)
+    clone = time_clone(game, states)
+    step = time_step(game, states)
+    heur = (f"{heuristic_rate(name, players, heuristic_seeds):12,.0f}"
+            if name in ("tea", "dadaocheng") and heuristic_seeds else f"{'':>12}")
+    return (f"{name:<11}{c4:10,.0f}{env:9,.0f}{env / c4:7.2f}{clone:10.1f}"
+            f"{step['step']:9.1f}{step['apply']:8.1f}{step['mask']:7.1f}"
+            f"{step['observe']:7.1f}{heur}")
+
+
+def baseline_rows(ref: str, args: argparse.Namespace) -> None:
+    """Each game's row with the code at ``ref`` (a temporary git worktree) and with this
+    tree, one after the other in fresh processes, so both meet the same machine load."""
+    with tempfile.TemporaryDirectory(prefix="bench_engine_") as tmp:
+        tree = str(Path(tmp) / "baseline")
+        subprocess.run(["git", "worktree", "add", "--detach", tree, ref], cwd=HERE.parent,
+                       check=True, capture_output=True)
+        try:
+            for name in args.games.split(","):
+                for label, path in ((f"{ref[:8]}", tree), ("this tree", str(HERE.parent))):
+                    code = ("import sys; sys.path.insert(0, sys.argv[1]); import bench_engine; "
+                            "print(bench_engine.row(sys.argv[2], int(sys.argv[3]), "
+                            "float(sys.argv[4]), int(sys.argv[5])))")
+                    out = subprocess.run(
+                        [sys.executable, "-c", code, str(HERE), name, str(args.players),
+                         str(args.seconds), str(args.heuristic_seeds)],
+                        cwd=path, env={**os.environ, "PYTHONPATH": path}, check=True,
+                        capture_output=True, text=True).stdout
+                    print(f"{out.strip().splitlines()[-1]}  {label}", flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=HERE.parent,
+                           check=True, capture_output=True)
 
 
 def main() -> None:
@@ -109,24 +156,18 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--heuristic-seeds", type=int, default=3)
+    parser.add_argument("--baseline", default=None, metavar="REF",
+                        help="also run each row with the code at git REF (before/after)")
     args = parser.parse_args()
     print(f"bench_engine: {args.players} players; load average {os.getloadavg()[0]:.2f} "
           f"on {os.cpu_count()} cores")
     print(f"{'game':<11}{'c4 env/s':>10}{'env/s':>9}{'ratio':>7}{'clone us':>10}"
           f"{'step us':>9}{'apply':>8}{'mask':>7}{'obs':>7}{'heur dec/s':>12}")
+    if args.baseline:
+        baseline_rows(args.baseline, args)
+        return
     for name in args.games.split(","):
-        results = {r.name: r.rate for r in run_bench(name, args.players, args.seconds)}
-        c4, env = results["connect_four_v3 env()"], results[f"{name} env()"]
-        game = make_game(name, num_players=args.players)
-        states = mid_game_states(game)
-        clone = time_clone(game, states)
-        step = time_step(game, states)
-        heur = (f"{heuristic_rate(name, args.players, args.heuristic_seeds):12,.0f}"
-                if name in ("tea", "dadaocheng") else f"{'':>12}")
-        print(f"{name:<11}{c4:10,.0f}{env:9,.0f}{env / c4:7.2f}{clone:10.1f}"
-              f"{step['step']:9.1f}{step['apply']:8.1f}{step['mask']:7.1f}"
-              f"{step['observe']:7.1f}{heur}", flush=True)
-
+        print(row(name, args.players, args.seconds, args.heuristic_seeds), flush=True)
 
 if __name__ == "__main__":
     main()

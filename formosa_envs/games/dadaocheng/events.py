@@ -7,7 +7,7 @@ Decision kinds: ``convert`` (1905), ``exchange_more`` (1908's second exchange).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from formosa_envs.core.decisions import Decision, FunctionHandler
 from formosa_envs.core.engine import AUTO
@@ -34,16 +34,21 @@ def event_available(game: DadaochengGame, s: DadaochengState, p: int) -> bool:
     key = current_event(game, s)
     if key is None or s.used[USED_EVENT]:
         return False
-    checks = {
-        "e1851": lambda: True, "e1859": lambda: True, "e1865": lambda: True,
-        "e1878": lambda: True, "e1891": lambda: True,
-        "e1860": lambda: can_pay(game, s, p, (2, 0, 0, 0)),
-        "e1898": lambda: s.opium[p] >= 1 and can_pay(game, s, p, (0, 1, 0, 0)),
-        "e1905": lambda: bool(_convertible(s, p)),
-        "e1908": lambda: sum(s.hand[p]) >= 1,
-        "e1915": lambda: s.opium[p] >= 1,
-    }
-    return key in checks and checks[key]()
+    check = EVENT_CHECKS.get(key)
+    return check is not None and bool(check(game, s, p))
+
+
+EVENT_CHECKS: dict[str, Any] = {
+    "e1851": lambda game, s, p: True, "e1859": lambda game, s, p: True,
+    "e1865": lambda game, s, p: True, "e1878": lambda game, s, p: True,
+    "e1891": lambda game, s, p: True,
+    "e1860": lambda game, s, p: can_pay(game, s, p, (2, 0, 0, 0)),
+    "e1898": lambda game, s, p: s.opium[p] >= 1 and can_pay(game, s, p, (0, 1, 0, 0)),
+    "e1905": lambda game, s, p: bool(_convertible(s, p)),
+    "e1908": lambda game, s, p: sum(s.hand[p]) >= 1,
+    "e1915": lambda game, s, p: s.opium[p] >= 1,
+}
+"""The events a player may execute in Stage 4 and when (DDC-8.7): (game, state, seat)."""
 
 
 def execute_event(game: DadaochengGame, s: DadaochengState, p: int) -> None:

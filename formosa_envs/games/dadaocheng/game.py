@@ -60,6 +60,7 @@ class DadaochengGame(OpenGame):
         self.ship_level = tuple(ship.level for ship in self.ships)
         self.buildings = load_buildings(cfg.building_file)
         self.building_prestige = tuple(b.prestige for b in self.buildings)
+        self.building_costs = tuple(tuple(b.cost) for b in self.buildings)
         self.temple = load_temple(cfg.board_file)
         self.events = load_events()
         self.event_index = {e.key: i for i, e in enumerate(self.events)}

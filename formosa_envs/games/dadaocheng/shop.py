@@ -220,7 +220,10 @@ def building_buyable(game: DadaochengGame, s: DadaochengState, p: int, kind: int
         return False
     if kind == STORE and not store_spaces(s, p):
         return False
-    return can_pay(game, s, p, building_cost(game, s, kind))
+    cost = game.building_costs[kind]
+    if kind == MANSION and cost[YELLOW]:  # the only cost an event changes
+        cost = building_cost(game, s, kind)
+    return can_pay(game, s, p, cost)
 
 
 def store_spaces(s: DadaochengState, p: int) -> list[int]:
