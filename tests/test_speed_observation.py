@@ -267,3 +267,26 @@ def test_env_lists_legal_actions_afresh_once_the_state_is_handed_out() -> None:
     state.hand[state.turn] = [0] * 5  # nothing left to buy or exchange with
     mask = env.observe(env.agent_selection)["action_mask"]
     assert np.flatnonzero(mask).tolist() == game.legal_actions(state) != before
+
+
+@pytest.mark.parametrize("name", ["flowers", "taiwan", "tea", "dadaocheng"])
+def test_child_is_a_clone_with_the_action_applied(name: str) -> None:
+    """The child equals clone + apply_action; the parent is untouched, also when the action
+    is refused (IllegalActionError, nothing half-applied)."""
+    from formosa_envs.core.errors import IllegalActionError
+    game = make_game(name, num_players=2)
+    for s in _positions(game, seed=2, every=17):
+        saved = game.to_json(s)
+        legal = game.legal_actions(s)
+        kid = game.child(s, legal[-1])
+        manual = game.clone(s)
+        game.apply_action(manual, legal[-1])
+        assert game.to_json(kid) == game.to_json(manual)
+        assert game.to_json(s) == saved
+        illegal = next(a for a in range(game.num_actions) if a not in legal)
+        with pytest.raises(IllegalActionError):
+            game.child(s, illegal)
+        assert game.to_json(s) == saved
+    from formosa_envs.core.errors import ArgumentError
+    with pytest.raises(ArgumentError, match="child"):
+        game.child("not a state", 0)

@@ -236,6 +236,15 @@ class Game(ABC):
         """An independent copy of ``state``."""
         return state.clone()
 
+    def child(self, state: Any, action: int) -> Any:
+        """A new state: ``state`` with ``action`` applied (checked, as by
+        :meth:`apply_action`); ``state`` itself is left as it was, also when the action is
+        refused. What search expands: a clone and one apply, nothing else."""
+        check_own_state(self, state, "child")
+        after = self.clone(state)
+        self.apply_action(after, action)
+        return after
+
     state_schema: ClassVar[StateSchema | None] = None
     """The declarative schema of the state's fields (``core.schema``), checked by
     :meth:`validate_state`; None checks only the generic fields (player count, stack)."""
