@@ -17,6 +17,8 @@ next turn) and the heuristic's value of it:
 * Dadaocheng (:func:`dadaocheng_candidates`): at a turn's first movement, one row per
   plan (pair of movements) of the heuristic's last shortlist; the row's action is the
   first movement and ``then`` the rest of the plan, which the agent commits to.
+* Formosa Flowers (:func:`flowers_candidates`): one row per card that may be played, and
+  at a keep-or-cash choice one row for each; the afterstate stops before the next reveal.
 
 Nothing here reads hidden information: an afterstate stops before the next draw, and the
 values read only what the seat may see (Dadaocheng's face-down piles are never looked at).
@@ -31,9 +33,12 @@ from typing import Any
 
 import numpy as np
 
+from formosa_envs.games.flowers.rules import KEEP_OR_CASH as FLOWERS_KEEP_OR_CASH
+from formosa_envs.games.flowers.rules import PLAY as FLOWERS_PLAY
 from formosa_envs.games.tea import actions as tea_actions
 
 from .heuristics import dadaocheng as dadaocheng_heuristic
+from .heuristics import flowers as flowers_heuristic
 from .heuristics import tea as tea_heuristic
 from .heuristics import tea_eval
 from .heuristics.dadaocheng_value import Valuer
@@ -146,6 +151,42 @@ def dadaocheng_value(game: Any, state: Any, seat: int) -> float:
     return float(game.scores(state)[seat]) + Valuer(game, state, seat).value(hand)
 
 
+def flowers_candidates(game: Any, state: Any, me: int, keep: int | None = None
+                       ) -> list[Candidate] | None:
+    """Every card a Formosa Flowers seat may play (or keep and cash out at that choice),
+    each with its afterstate (the play, then the seat's own capture choice by the
+    heuristic's rules, up to the reveal) and the seat's value of it
+    (:func:`~formosa_envs.agents.heuristics.flowers.seat_value`); ``None`` at other
+    decisions or with one legal move. ``keep`` as in :func:`tea_candidates`."""
+    if state.stack[-1].kind not in (FLOWERS_PLAY, FLOWERS_KEEP_OR_CASH):
+        return None
+    legal = game.legal_actions(state)
+    if len(legal) < 2:
+        return None
+    rows: list[Candidate] = []
+    kept = KeptBest(rows, keep)
+    for action in legal:
+        after = _flowers_follow_up(game, state, me, action)
+        rows.append(Candidate(action, after, flowers_heuristic.seat_value(game, after, me)))
+        kept.offer(len(rows) - 1)
+    return rows
+
+
+def _flowers_follow_up(game: Any, state: Any, me: int, action: int) -> Any:
+    """A copy of ``state`` after ``action`` and ``me``'s own decisions after it (the
+    heuristic's answers), stopped at chance, another seat's decision or ``me``'s next play."""
+    s, rng = state.clone(), np.random.default_rng(0)
+    game.apply_legal_action(s, action)
+    while not s.over and s.stack[-1].player == me and s.stack[-1].kind != FLOWERS_PLAY:
+        game.apply_legal_action(s, flowers_heuristic.choose(game, s, rng))
+    return s
+
+
+def flowers_turn_start(state: Any) -> bool:
+    """Whether a Formosa Flowers seat is about to play a card."""
+    return state.stack[-1].kind == FLOWERS_PLAY
+
+
 def tea_turn_start(state: Any) -> bool:
     """Whether a Formosa Tea seat is at the start of a whole turn."""
     return state.stack[-1].kind == "turn"
@@ -157,14 +198,17 @@ def dadaocheng_turn_start(state: Any) -> bool:
     return d.kind == "move" and d.count == 2
 
 
-GENERATORS: dict[str, Generator] = {"tea": tea_candidates, "dadaocheng": dadaocheng_candidates}
+GENERATORS: dict[str, Generator] = {"tea": tea_candidates, "dadaocheng": dadaocheng_candidates,
+                                    "flowers": flowers_candidates}
 """Games with a candidate generator."""
-SEAT_VALUES: dict[str, Callable[[Any, Any, int], float]] = {"tea": tea_eval.value,
-                                                            "dadaocheng": dadaocheng_value}
+SEAT_VALUES: dict[str, Callable[[Any, Any, int], float]] = {
+    "tea": tea_eval.value, "dadaocheng": dadaocheng_value,
+    "flowers": flowers_heuristic.seat_value}
 """Each such game's heuristic value ``value(game, state, seat)`` of a position for one seat
 (features of the net, the end of a truncated play-out)."""
 TURN_STARTS: dict[str, Callable[[Any], bool]] = {"tea": tea_turn_start,
-                                                  "dadaocheng": dadaocheng_turn_start}
+                                                  "dadaocheng": dadaocheng_turn_start,
+                                                  "flowers": flowers_turn_start}
 """Whether the deciding seat of a state is at the start of a turn (play-out horizons)."""
 
 

@@ -11,7 +11,9 @@ each engine entry point the env calls timed in place:
 * ``chance``: draws between decisions (``resolve_chance``);
 * ``adapter``: the rest of the AEC env (masks, rewards, bookkeeping) and the loop's own
   work, i.e. ``raw_env()`` per decision minus the four above;
-* ``wrappers``: PettingZoo's three wrappers, i.e. ``env()`` minus ``raw_env()`` per decision.
+* ``wrappers``: PettingZoo's three wrappers, i.e. ``env()`` minus ``raw_env()`` per decision;
+* the ratios of ``connect_four_v3``'s time per decision to the game's, through ``env()``
+  and through ``raw_env()`` (the engine and adapter alone, without any wrapper).
 
 All in microseconds per player decision, averaged over the run (the timers themselves add
 well under a microsecond per call). Usage::
@@ -60,7 +62,17 @@ def profile(name: str, players: int, seconds: float) -> dict[str, float]:
     parts["adapter"] = raw_us - sum(parts.values())
     parts["wrappers"] = env_us - raw_us
     parts["env()"] = env_us
+    parts["raw_env()"] = raw_us
     return parts
+
+
+def connect_four(seconds: float) -> dict[str, float]:
+    """PettingZoo's ``connect_four_v3``: microseconds per decision through ``env()`` and
+    ``raw_env()`` (the same loop)."""
+    from pettingzoo.classic import connect_four_v3
+    wrapped = bench_aec(connect_four_v3.env(), "c4", seconds)
+    plain = bench_aec(connect_four_v3.raw_env(), "c4", seconds)
+    return {"env()": 1e6 / wrapped.rate, "raw_env()": 1e6 / plain.rate}
 
 
 def main() -> None:
@@ -70,12 +82,16 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
-    columns = [*TIMED.values(), "adapter", "wrappers", "env()"]
-    print(f"us per decision, {args.players} players")
-    print(f"{'game':<11}" + "".join(f"{c:>10}" for c in columns))
+    columns = [*TIMED.values(), "adapter", "wrappers", "env()", "raw_env()"]
+    print(f"us per decision, {args.players} players; ratio: connect_four_v3's time per "
+          "decision over the game's (env(), raw_env()), measured just before")
+    print(f"{'game':<11}" + "".join(f"{c:>10}" for c in columns) + f"{'ratios':>14}")
     for name in args.games.split(","):
+        c4 = connect_four(args.seconds)
         parts = profile(name, args.players, args.seconds)
-        print(f"{name:<11}" + "".join(f"{parts[c]:10.1f}" for c in columns), flush=True)
+        ratios = f"{c4['env()'] / parts['env()']:.2f} {c4['raw_env()'] / parts['raw_env()']:.2f}"
+        print(f"{name:<11}" + "".join(f"{parts[c]:10.1f}" for c in columns) + f"{ratios:>14}",
+              flush=True)
 
 
 if __name__ == "__main__":

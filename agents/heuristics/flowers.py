@@ -209,6 +209,22 @@ class _View:
         return self.take_value(card, action - CAPTURE0)
 
 
+def seat_value(game: Any, s: Any, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """A position's worth to ``seat`` in VP: its banked score plus, while it is still in
+    the round, its pile's potential (set VP and weighted progress, as the heuristic counts
+    it) times its tokens' multiplier. Reads only the piles, scores and tokens (open)."""
+    if s.cashed[seat]:
+        return float(s.scores[seat])
+    masks = [_bits(p) for p in s.piles]
+    every = 0
+    for mask in masks:
+        every |= mask
+    possible = ((1 << len(game.cards)) - 1) & ~(every & ~masks[seat])
+    pile = game.score_cards(s.piles[seat]).vp + w.progress * progress(
+        set_table(game.cards), masks[seat], possible)
+    return s.scores[seat] + MULTIPLIER[s.tokens[seat]] * pile
+
+
 # ----- keep playing or cash out -----------------------------------------------------
 
 def _keep_or_cash(game: Any, s: Any, me: int, w: Weights) -> int:
