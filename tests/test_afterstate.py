@@ -118,8 +118,8 @@ def test_no_candidates_where_the_heuristic_answers_by_rule() -> None:
             kinds.add(kind)
         game.apply_action(state, agents[seat].act_on_state(game, state))
     assert len(kinds) == 4
-    with pytest.raises(ValueError, match="no afterstate candidates for game 'flowers'"):
-        candidate_generator("flowers")
+    with pytest.raises(ValueError, match="no afterstate candidates for game 'taiwan'"):
+        candidate_generator("taiwan")
 
 
 def test_top_candidates_keep_the_heuristic_order() -> None:
@@ -223,8 +223,8 @@ def test_spec_width_and_refusals(tmp_path: Path) -> None:
     assert make_agent(f"afterstate:{path}", "tea", 0).top_k == 4
     with pytest.raises(AgentSpecError, match="needs a path"):
         make_agent("afterstate:", "tea", 0)
-    with pytest.raises(AgentSpecError, match="no afterstate candidates for game 'flowers'"):
-        make_agent(f"afterstate:{path}", "flowers", 0)
+    with pytest.raises(AgentSpecError, match="no afterstate candidates for game 'taiwan'"):
+        make_agent(f"afterstate:{path}", "taiwan", 0)
     with pytest.raises(PolicyFileError, match="no 'evaluator' array"):
         np.savez(tmp_path / "p.npz", w0=np.ones((2, 3), np.float32), b0=np.zeros(2, np.float32),
                  w_out=np.ones((2, 2), np.float32), b_out=np.zeros(2, np.float32),

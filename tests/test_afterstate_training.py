@@ -142,8 +142,8 @@ def test_the_run_writes_its_folder_and_reuses_its_labels(tmp_path: Path) -> None
 
 
 def test_the_command_refuses_a_game_without_candidates(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="no afterstate candidates for game 'flowers'"):
-        run_afterstate("flowers", tmp_path / "f", AfterstateConfig(**TINY.__dict__),
+    with pytest.raises(ConfigError, match="no afterstate candidates for game 'taiwan'"):
+        run_afterstate("taiwan", tmp_path / "f", AfterstateConfig(**TINY.__dict__),
                        show_progress=False)
     assert not (tmp_path / "f").exists()
     with pytest.raises(SystemExit):
