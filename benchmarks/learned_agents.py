@@ -9,9 +9,10 @@
   (seats rotated): its win share against the fair share 1/P.
 * ``--solo N``: single-player games (Dadaocheng): the objective rate, and the mean score
   against the heuristic's on the same deals (the per-deal difference and its 95% interval).
-* ``--timing N``: N 2-player games against the heuristic (seats rotated), every decision
-  timed: the mean milliseconds per decision of the agent and of the heuristic, side by
-  side (the fair-compute figure).
+* ``--timing N``: N 2-player games against the heuristic (seats rotated; ``--timing-players
+  P``: P seats, the agent against P-1 heuristics), every decision timed: the mean
+  milliseconds per decision of the agent and of the heuristic, side by side (the
+  fair-compute figure).
 
 The seed is a 32-bit tournament seed (default 7,000,000); training data seeds are 64-bit
 with bit 63 set and PPO env seeds are ``seed + i`` for small ``i``, so these deals are
@@ -100,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fair-share", default="", help="P:N (seats:games)")
     p.add_argument("--solo", type=int, default=0)
     p.add_argument("--timing", type=int, default=0, help="games timed against the heuristic")
+    p.add_argument("--timing-players", type=int, default=2,
+                   help="seats of the timed games (the agent and heuristics)")
     p.add_argument("--seed", type=int, default=EVAL_SEED)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=None)
@@ -124,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
             if "vs_heuristic_scores" in rows[name]:
                 print(paired_line(rows[name]["vs_heuristic_scores"]), flush=True)
     if args.timing:
-        rows["timing"] = think_times(args.game, args.agent, args.timing, args.seed)
+        rows["timing"] = think_times(args.game, args.agent, args.timing, args.seed,
+                                     args.timing_players)
         t = rows["timing"]
         print(f"timing: {t['agent_ms_per_decision']:.3f} ms per decision against the "
               f"heuristic's {t['heuristic_ms_per_decision']:.3f} ms ({t['ratio']:.2f}x) "
