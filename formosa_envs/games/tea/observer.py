@@ -249,11 +249,15 @@ def _dense_row(game: TeaGame, memos: Memos, s: TeaState, p: int) -> list[int]:
     kept = memos.kept.get(key)
     if kept is None:
         kept = remember(memos.kept, key, _kept(game, s.kept[p]))
-    return [1, int(p == s.start_player), int(p == s.turn), int(s.passed[p]), s.vp[p],
+    return [1, p == s.start_player, p == s.turn, s.passed[p], s.vp[p],  # bools are 0/1
             s.farmers[p], s.masters[p], s.parked[p], *s.placed[p], s.domestic[p],
-            len(s.kept[p]), *s.basket[p], *s.factory[p], int(tea == 0), int(tea == 1),
-            int(tea == 2), cubes, *buds, *s.warehouse[p], *s.buds[p], *s.tech[p],
-            *s.action_discs[p], *s.tech_discs[p], *kept]
+            len(key), *s.basket[p], *s.factory[p], *SCENT_FLAGS[tea], cubes, *buds,
+            *s.warehouse[p], *s.buds[p], *s.tech[p], *s.action_discs[p], *s.tech_discs[p],
+            *kept]
+
+
+SCENT_FLAGS = {-1: (0, 0, 0), 0: (1, 0, 0), 1: (0, 1, 0), 2: (0, 0, 1)}
+"""The scent flags of each scented tea (-1: none)."""
 
 
 def _one_hot_columns(s: TeaState, p: int, base: int) -> list[int]:
