@@ -112,16 +112,17 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
     ones += _round_ones(game, s)
     dense.append(_decision(s, viewer, ones))
     vec[:DENSE_END] = DENSE.encode_flat(dense)
+    _board(game, s, order, rel, vec, ones)
     vec[ones] = 1.0
-    _board(game, s, order, rel, vec)
     return vec
 
 
 def _board(game: DadaochengGame, s: DadaochengState, order: tuple[int, ...],
-           rel: dict[int, int], vec: np.ndarray) -> None:
-    """Write the ``grid`` and ``spaces`` pieces into ``vec``. Each cell's row depends only
-    on its disc and the side up (one gather from a per-game table); the grid is memoised
-    by the discs and sides, the spaces by the Stores, covered sides, owners and viewer."""
+           rel: dict[int, int], vec: np.ndarray, ones: list[int]) -> None:
+    """Write the ``grid`` piece into ``vec`` and add the ``spaces`` piece's ones to
+    ``ones``. Each cell's row depends only on its disc and the side up (one gather from a
+    per-game table); the grid is memoised by the discs and sides, the spaces by the
+    Stores, covered sides, owners and viewer."""
     memo = per_game(game, "dadaocheng.grid", dict)
     key = (*s.cell_disc, *s.flipped)
     grid = memo.get(key)
@@ -132,8 +133,8 @@ def _board(game: DadaochengGame, s: DadaochengState, order: tuple[int, ...],
     key = (*s.remodelled, *s.covered, *s.sides_of, -1, *order)
     found = memo.get(key)
     if found is None:
-        found = remember(memo, key, np.array(_space_ones(s, rel), dtype=np.intp))
-    vec[found] = 1.0
+        found = remember(memo, key, _space_ones(s, rel))
+    ones += found
 
 
 def _grid(game: DadaochengGame, s: DadaochengState) -> np.ndarray:
