@@ -76,6 +76,7 @@ class DadaochengGame(OpenGame):
         self._prestige: dict[tuple[Any, ...], list[int]] = {}
         self._can_end: OrderedDict[tuple[Any, int], dict[int, bool]] = OrderedDict()
         self.payment = shop.CubePayment(self)
+        self.observer_memos = observer.Memos(self)
         table: dict[str, Any] = {**cascade.HANDLERS, **shop.HANDLERS, **events.HANDLERS,
                                  **flow.HANDLERS, "pay": PayHandler(self.payment, A.COLOUR0)}
         self.handlers = table  # type: ignore[misc]

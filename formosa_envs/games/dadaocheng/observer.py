@@ -27,7 +27,6 @@ from formosa_envs.core.observer import (
     ObservationLayout,
     Piece,
     flags,
-    per_game,
     remember,
     seat_view,
 )
@@ -103,33 +102,34 @@ def observe(game: DadaochengGame, s: DadaochengState, viewer: int) -> np.ndarray
         ones.append(OFF["seat_sides"] + 4 * i + s.sides_of[p])
     dense += PADDING[len(order)]
     dense.extend(chain.from_iterable(s.storehouse))
-    ship_rows = per_game(game, "dadaocheng.ship_rows", lambda: _ship_rows(game))
+    memos = game.observer_memos
+    ship_rows = memos.ship_rows
     for level, ship in enumerate(s.ship_up):
         dense += ship_rows[ship]
         if ship >= 0:
             ones.append(OFF["ship_up"] + level)
     dense += ships_left_per_level(game, s) + s.piles + s.used
-    ones += _round_ones(game, s)
+    ones += _round_ones(memos.rounds, s)
     dense.append(_decision(s, viewer, ones))
     vec[:DENSE_END] = DENSE.encode_flat(dense)
-    _board(game, s, order, rel, vec, ones)
+    _board(memos, s, order, rel, vec, ones)
     vec[ones] = 1.0
     return vec
 
 
-def _board(game: DadaochengGame, s: DadaochengState, order: tuple[int, ...],
+def _board(memos: Memos, s: DadaochengState, order: tuple[int, ...],
            rel: dict[int, int], vec: np.ndarray, ones: list[int]) -> None:
     """Write the ``grid`` piece into ``vec`` and add the ``spaces`` piece's ones to
     ``ones``. Each cell's row depends only on its disc and the side up (one gather from a
     per-game table); the grid is memoised by the discs and sides, the spaces by the
     Stores, covered sides, owners and viewer."""
-    memo = per_game(game, "dadaocheng.grid", dict)
+    memo = memos.grid
     key = (*s.cell_disc, *s.flipped)
     grid = memo.get(key)
     if grid is None:
-        grid = remember(memo, key, _grid(game, s))
+        grid = remember(memo, key, _grid(memos.cell_rows, s))
     vec[DENSE_END:DENSE_END + GRID_SIZE] = grid
-    memo = per_game(game, "dadaocheng.spaces", dict)
+    memo = memos.spaces
     key = (*s.remodelled, *s.covered, *s.sides_of, -1, *order)
     found = memo.get(key)
     if found is None:
@@ -137,13 +137,25 @@ def _board(game: DadaochengGame, s: DadaochengState, order: tuple[int, ...],
     ones += found
 
 
-def _grid(game: DadaochengGame, s: DadaochengState) -> np.ndarray:
-    """The ``grid`` piece (all zeros while the layout is being placed)."""
+def _grid(rows: np.ndarray, s: DadaochengState) -> np.ndarray:
+    """The ``grid`` piece from the per-game cell ``rows`` (all zeros while the layout is
+    being placed)."""
     if min(s.cell_disc) < 0:
         return np.zeros(GRID_SIZE, dtype=np.float32)
-    rows = per_game(game, "dadaocheng.cell_rows", lambda: _cell_rows(game))
     return rows[[2 * d + (f != 0) for d, f in zip(s.cell_disc, s.flipped, strict=True)]
                 ].reshape(-1)
+
+
+class Memos:
+    """A game's tables for its observations and its memos of encoded pieces (each keyed
+    by the raw content of its piece, so an entry is never stale)."""
+
+    def __init__(self, game: DadaochengGame) -> None:
+        self.ship_rows = _ship_rows(game)
+        self.cell_rows = _cell_rows(game)
+        self.grid: dict[tuple[int, ...], np.ndarray] = {}
+        self.spaces: dict[tuple[int, ...], list[int]] = {}
+        self.rounds: dict[tuple[int, ...], list[int]] = {}
 
 
 def _ship_rows(game: DadaochengGame) -> dict[int, tuple[int, ...]]:
@@ -192,9 +204,8 @@ def _space_ones(s: DadaochengState, rel: dict[int, int]) -> list[int]:
     return ones
 
 
-def _round_ones(game: DadaochengGame, s: DadaochengState) -> list[int]:
+def _round_ones(memo: dict[tuple[int, ...], list[int]], s: DadaochengState) -> list[int]:
     """Ones of the events, round and player-count pieces (memoised by what they read)."""
-    memo = per_game(game, "dadaocheng.rounds", dict)
     key = (*s.events, -1, s.round, s.num_players)
     found = memo.get(key)
     if found is None:

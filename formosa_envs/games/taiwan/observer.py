@@ -101,11 +101,23 @@ class Limits:
         self.cards: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.regions: dict[tuple, np.ndarray] = {}
         self.table: dict[tuple, np.ndarray] = {}
+        self.units: dict[tuple, np.ndarray] = {}
 
 
 def limits(game: TaiwanGame) -> Limits:
     """The game's :class:`Limits` (built once per game)."""
     return per_game(game, "taiwan.limits", lambda: Limits(game))
+
+
+def _units(lim: Limits, pending: tuple[int, ...]) -> np.ndarray:
+    """The ``units`` piece of a payment's pending units (memoised by them)."""
+    found = lim.units.get(pending)
+    if found is None:
+        counts = [0] * UNIT_COUNT
+        for unit in pending:
+            counts[unit] += 1
+        found = remember(lim.units, pending, UNITS.encode_flat(counts))
+    return found
 
 
 TABLE_AT = LAYOUT.offsets["piles"]
@@ -209,10 +221,7 @@ def _write_table(lim: Limits, s: TaiwanState, vec: np.ndarray, views: dict[str, 
         d = s.stack[-1]
         views["decision"][KINDS.index(d.kind)] = 1.0
         if d.kind == "pay":
-            units = [0] * UNIT_COUNT
-            for unit in pay_units(d):
-                units[unit] += 1
-            views["units"][:] = UNITS.encode_flat(units)
+            views["units"][:] = _units(lim, pay_units(d))
 
 
 def _table(lim: Limits, s: TaiwanState, views: dict[str, np.ndarray]) -> None:
