@@ -290,3 +290,18 @@ def test_child_is_a_clone_with_the_action_applied(name: str) -> None:
     from formosa_envs.core.errors import ArgumentError
     with pytest.raises(ArgumentError, match="child"):
         game.child("not a state", 0)
+
+
+def test_dadaocheng_movement_legality_tests_are_the_listed_ranges() -> None:
+    """The fast legality tests of a movement and a swap's second cell say yes exactly to
+    the listed actions, over the whole action space (the engine's apply_action uses them)."""
+    game = make_game("dadaocheng", num_players=2)
+    seen: set[str] = set()
+    for s in _positions(game, seed=8, every=1):
+        d = s.stack[-1]
+        if d.kind not in ("move", "swap_to"):
+            continue
+        seen.add(d.kind)
+        handler, legal = game.handlers[d.kind], set(game.legal_actions(s))
+        assert {a for a in range(game.num_actions) if handler.is_legal(game, s, d, a)} == legal
+    assert seen == {"move", "swap_to"}

@@ -41,6 +41,11 @@ def _move_legal(game: DadaochengGame, s: DadaochengState, d: Decision) -> list[i
     return list(range(A.FLIP0, A.SWAP0 + LAST_CELL))
 
 
+def _move_is_legal(game: DadaochengGame, s: DadaochengState, d: Decision, action: int) -> bool:
+    """:func:`_move_legal`'s range, tested without listing it."""
+    return A.FLIP0 <= action < A.SWAP0 + LAST_CELL
+
+
 def _move_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action: int) -> None:
     if d.count > 1:
         s.stack.append(Decision("move", d.player, d.count - 1))
@@ -55,6 +60,12 @@ def _move_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action: i
 def _swap_to_legal(game: DadaochengGame, s: DadaochengState, d: Decision) -> list[int]:
     """The swap's second cell: any cell above its first (DDC-4.4)."""
     return [A.SWAP_TO0 + c for c in range(d.ctx[0] + 1, LAST_CELL + 1)]
+
+
+def _swap_to_is_legal(game: DadaochengGame, s: DadaochengState, d: Decision,
+                      action: int) -> bool:
+    """:func:`_swap_to_legal`'s range, tested without listing it."""
+    return A.SWAP_TO0 + d.ctx[0] + 1 <= action <= A.SWAP_TO0 + LAST_CELL
 
 
 def _swap_to_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action: int) -> None:
@@ -187,9 +198,10 @@ def _gain_apply(game: DadaochengGame, s: DadaochengState, d: Decision, action: i
 
 
 HANDLERS = {
-    "move": FunctionHandler("planning a movement (flip or swap)", _move_apply, _move_legal),
+    "move": FunctionHandler("planning a movement (flip or swap)", _move_apply, _move_legal,
+                            is_legal=_move_is_legal),
     "swap_to": FunctionHandler("choosing the second disc of a swap", _swap_to_apply,
-                               _swap_to_legal),
+                               _swap_to_legal, is_legal=_swap_to_is_legal),
     "after_planning": FunctionHandler("starting the cascade", _after_planning_apply),
     "cascade": FunctionHandler("collecting lines", _cascade_apply),
     "line": FunctionHandler("choosing the line to collect", _line_apply, _line_legal),

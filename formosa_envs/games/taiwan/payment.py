@@ -109,6 +109,14 @@ class TaiwanPayment:
         if len(units) == 1:  # the last unit: any source that holds one pays it
             return [source for source in self.sources(s, p, units[0])
                     if self.can_take(s, p, source, {})]
+        if all(unit == ITEM for unit in units):
+            # every item source gives up exactly one item, so the rest stays payable from
+            # any of them exactly when the items held, less one, cover it
+            items = sum(s.res[p]) + sum(s.warehouse[p]) + s.workers[p] + s.tribal[p] \
+                + s.merchants[p]
+            if items - 1 < len(units) - 1:
+                return []
+            return [source for source in _ITEM_SOURCES if self.can_take(s, p, source, {})]
         rest = needs_of(units[1:])
         if rest[ITEM] and rest[BUY_COIN]:
             return None
