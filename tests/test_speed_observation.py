@@ -292,16 +292,21 @@ def test_child_is_a_clone_with_the_action_applied(name: str) -> None:
         game.child("not a state", 0)
 
 
-def test_dadaocheng_movement_legality_tests_are_the_listed_ranges() -> None:
-    """The fast legality tests of a movement and a swap's second cell say yes exactly to
-    the listed actions, over the whole action space (the engine's apply_action uses them)."""
-    game = make_game("dadaocheng", num_players=2)
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_dadaocheng_fast_legality_tests_say_yes_to_the_listed_actions(players: int) -> None:
+    """The fast legality tests of a movement, a swap's second cell and a Stage 4 action say
+    yes exactly to the listed actions, over the whole action space (apply_action uses them)."""
+    game = make_game("dadaocheng", num_players=players)
     seen: set[str] = set()
-    for s in _positions(game, seed=8, every=1):
-        d = s.stack[-1]
-        if d.kind not in ("move", "swap_to"):
-            continue
-        seen.add(d.kind)
-        handler, legal = game.handlers[d.kind], set(game.legal_actions(s))
-        assert {a for a in range(game.num_actions) if handler.is_legal(game, s, d, a)} == legal
-    assert seen == {"move", "swap_to"}
+    for seed in (8, 9):
+        for s in _positions(game, seed=seed, every=1):
+            d = s.stack[-1]
+            if d.kind not in ("move", "swap_to", "purchase"):
+                continue
+            seen.add(d.kind)
+            handler, legal = game.handlers[d.kind], set(game.legal_actions(s))
+            assert {a for a in range(game.num_actions)
+                    if handler.is_legal(game, s, d, a)} == legal, d
+    assert {"move", "swap_to"} <= seen
+    if players > 1:  # random solo play rarely has a Stage 4 choice (a forced DONE applies)
+        assert "purchase" in seen

@@ -11,7 +11,7 @@ chance ``die``. Automatic: ``full_house_check``, ``stage4``. Rule ids refer to
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from formosa_envs.core.decisions import Decision, FunctionHandler
 from formosa_envs.core.engine import AUTO, CHANCE
@@ -166,21 +166,36 @@ def purchase_options(game: DadaochengGame, s: DadaochengState, p: int) -> list[i
     legal = [A.DONE]
     legal += [A.SHIP0 + lvl for lvl in range(3) if ship_buyable(game, s, p, lvl)]
     legal += [A.BUILDING0 + t for t in range(5) if building_buyable(game, s, p, t)]
-    hand = s.hand[p]
-    if not s.used[USED_TEMPLE]:
-        if can_pay(game, s, p, (0, 1, 0, 0)):
-            legal.append(A.TEMPLE0)
-        if sum(hand) >= 2:
-            legal.append(A.TEMPLE0 + 1)
-    if sum(hand) >= 2:
-        legal.append(A.EXCHANGE)
-    if s.used[USED_MARKETS] < s.buildings[p][MARKET] and sum(hand):
-        legal.append(A.MARKET)
-    if s.used[USED_DENS] < s.buildings[p][DEN] and hand[BLACK]:
-        legal.append(A.DEN)
-    if ev.event_available(game, s, p):
-        legal.append(A.EVENT)
+    legal += [action for action, allowed in OTHER_PURCHASES.items() if allowed(game, s, p)]
     return legal
+
+
+def purchase_allowed(game: DadaochengGame, s: DadaochengState, d: Decision,
+                     action: int) -> bool:
+    """Whether ``action`` is one of :func:`purchase_options` (the same tests, for the one
+    action only)."""
+    if action == A.DONE:
+        return True
+    if A.SHIP0 <= action < A.SHIP0 + 3:
+        return ship_buyable(game, s, d.player, action - A.SHIP0)
+    if A.BUILDING0 <= action < A.BUILDING0 + 5:
+        return building_buyable(game, s, d.player, action - A.BUILDING0)
+    allowed = OTHER_PURCHASES.get(action)
+    return allowed is not None and allowed(game, s, d.player)
+
+
+OTHER_PURCHASES: dict[int, Any] = {
+    A.TEMPLE0: lambda game, s, p: not s.used[USED_TEMPLE] and can_pay(game, s, p,
+                                                                       (0, 1, 0, 0)),
+    A.TEMPLE0 + 1: lambda game, s, p: not s.used[USED_TEMPLE] and sum(s.hand[p]) >= 2,
+    A.EXCHANGE: lambda game, s, p: sum(s.hand[p]) >= 2,
+    A.MARKET: lambda game, s, p: s.used[USED_MARKETS] < s.buildings[p][MARKET]
+    and sum(s.hand[p]) > 0,
+    A.DEN: lambda game, s, p: s.used[USED_DENS] < s.buildings[p][DEN] and s.hand[p][BLACK] > 0,
+    A.EVENT: lambda game, s, p: ev.event_available(game, s, p),
+}
+"""The Stage 4 actions other than DONE, ships and buildings, in the order they are listed,
+and when each is open (DDC-8.2-8.7): (game, state, seat)."""
 
 
 def ship_cost(game: DadaochengGame, s: DadaochengState, p: int, level: int) -> list[int]:
@@ -375,7 +390,8 @@ HANDLERS = {
                             _held_legal),
     "stage4": FunctionHandler("starting purchases", _stage4_apply),
     "purchase": FunctionHandler("buying and taking actions", _purchase_apply,
-                                lambda g, s, d: purchase_options(g, s, d.player)),
+                                lambda g, s, d: purchase_options(g, s, d.player),
+                                is_legal=purchase_allowed),
     "store_space": FunctionHandler("choosing the space a Store remodels", _store_space_apply,
                                    _store_space_legal),
     "die": FunctionHandler("rolling a Temple die", _die_apply, outcomes=_die_outcomes),
