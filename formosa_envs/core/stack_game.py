@@ -102,6 +102,16 @@ class StackGame(Game):
             return [o for o, _ in self.handlers[d.kind].outcomes(self, state, d)]
         return self.handlers[d.kind].legal(self, state, d)
 
+    def legal_mask(self, state: Any) -> np.ndarray:
+        """An int8 mask over the action space marking the legal actions (all zeros at a
+        chance node or once the game is over)."""
+        check_own_state(self, state, "legal_mask")
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if not state.over and state.stack[-1].player != CHANCE:
+            d = state.stack[-1]
+            mask[self.handlers[d.kind].legal(self, state, d)] = 1
+        return mask
+
     def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
         """Outcomes of the top chance frame; empty at player decisions."""
         check_own_state(self, state, "chance_outcomes")

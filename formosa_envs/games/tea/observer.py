@@ -274,7 +274,7 @@ def _table_row(s: TeaState, rel: dict[int, int]) -> list[int]:
     for g, owners in enumerate(s.market):
         for p in owners:
             market[S * g + rel[p]] = 1
-    return [*(len(p) for p in s.deck_pools), len(s.deck_tail), *market, *s.action_supply,
+    return [*map(len, s.deck_pools), len(s.deck_tail), *market, *s.action_supply,
             *s.tech_supply]
 
 
