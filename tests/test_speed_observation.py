@@ -310,3 +310,29 @@ def test_dadaocheng_fast_legality_tests_say_yes_to_the_listed_actions(players: i
     assert {"move", "swap_to"} <= seen
     if players > 1:  # random solo play rarely has a Stage 4 choice (a forced DONE applies)
         assert "purchase" in seen
+
+
+def test_dadaocheng_placements_are_disc_probabilities() -> None:
+    """The engine's placement odds (per-colour odds remembered by prefix) are exactly
+    ``disc_probabilities`` of the placed colours and the unplaced discs, at every placement
+    of several layouts (a game's start and its loops)."""
+    from formosa_envs.games.dadaocheng.cascade import CORNERS, NON_CORNERS
+    from formosa_envs.games.dadaocheng.layouts import disc_probabilities
+    for players in (1, 2):
+        game = make_game("dadaocheng", num_players=players)
+        rng, checked = np.random.default_rng(players), 0
+        for _ in range(6):
+            s = game.new_initial_state()
+            while s.stack and s.stack[-1].kind == "place_disc":
+                cell = s.stack[-1].ctx[0]
+                got = game.chance_outcomes(s)
+                if cell not in CORNERS:
+                    placed = set(s.cell_disc)
+                    prefix = [game.disc_faces[s.cell_disc[c]][0] for c in NON_CORNERS
+                              if s.cell_disc[c] >= 0]
+                    unplaced = [(d.id, d.faces[0]) for d in game.discs
+                                if d.faces[0] != 4 and d.id not in placed]
+                    assert got == disc_probabilities(game.layout_table, prefix, unplaced)
+                    checked += 1
+                game.apply_action(s, got[int(rng.integers(len(got)))][0])
+        assert checked == 6 * len(NON_CORNERS)

@@ -17,7 +17,6 @@ from formosa_envs.core.observer import per_game, remember
 from . import actions as A
 from .content import GREEN, RED, YELLOW
 from .grid import CORNERS, LINES, NUM_CELLS, candidates, showing, stocked_spaces
-from .layouts import disc_probabilities
 from .state import DadaochengState, space_id
 
 if TYPE_CHECKING:
@@ -175,11 +174,14 @@ def _place_distribution(game: DadaochengGame, s: DadaochengState,
         left = [disc.id for disc in game.discs if disc.faces[0] == 4 and disc.id not in placed]
         return [(disc, 1 / len(left)) for disc in left]
     suns = game.disc_faces
-    prefix = [suns[s.cell_disc[c]][0] for c in NON_CORNERS if s.cell_disc[c] >= 0]
+    prefix = tuple(suns[s.cell_disc[c]][0] for c in NON_CORNERS if s.cell_disc[c] >= 0)
     commodity = per_game(game, "dadaocheng.commodity_discs", lambda: [
         (disc.id, disc.faces[0]) for disc in game.discs if disc.faces[0] != 4])
-    unplaced = [pair for pair in commodity if pair[0] not in placed]
-    return disc_probabilities(game.layout_table, prefix, unplaced)
+    # disc_probabilities' distribution, its per-colour odds remembered by the prefix (the
+    # state's placed and unplaced discs agree: a loaded state is checked whole)
+    odds = game.layout_table.colour_odds(prefix)
+    return [(disc, odds[colour]) for disc, colour in commodity
+            if disc not in placed and odds[colour] > 0]
 
 
 def _place_apply(game: DadaochengGame, s: DadaochengState, d: Decision, disc: int) -> None:

@@ -103,6 +103,7 @@ class LayoutTable:
                 f"black opium discs in the corners")
         self.codes: np.ndarray = np.sort(valid.astype(np.int64) @ _WEIGHTS)
         self._counts: dict[tuple[int, ...], int] = {}
+        self._odds: dict[tuple[int, ...], dict[int, float]] = {}
 
     @property
     def total(self) -> int:
@@ -121,6 +122,25 @@ class LayoutTable:
             if len(self._counts) >= COUNT_MEMO_LIMIT:
                 self._counts.clear()
             found = self._counts[key] = self._count(key)
+        return found
+
+    def colour_odds(self, prefix: tuple[int, ...]) -> dict[int, float]:
+        """Per sun colour left after ``prefix``, the chance that one given disc of that
+        colour goes in the next non-corner cell (:func:`disc_probabilities`' ``P(d)``, the
+        same arithmetic), remembered per prefix. ``ValueError`` when the prefix extends to
+        no valid layout or fills every cell."""
+        found = self._odds.get(prefix)
+        if found is None:
+            left = self.multiset - Counter(prefix)
+            if not left:
+                raise ValueError("no unplaced disc: every non-corner cell is already filled")
+            total = self.count(prefix)
+            if total == 0:
+                raise ValueError(f"placed colours {list(prefix)} extend to no valid layout")
+            if len(self._odds) >= COUNT_MEMO_LIMIT:
+                self._odds.clear()
+            found = self._odds[prefix] = {c: self.count([*prefix, c]) / total / n
+                                          for c, n in left.items()}
         return found
 
     def _count(self, prefix: tuple[int, ...]) -> int:
@@ -182,10 +202,5 @@ def disc_probabilities(
         raise ValueError(
             f"placed colours {prefix} and unplaced discs {list(unplaced_discs)} do not match "
             f"the table's sun colours {sorted(table.multiset.elements())}")
-    if not left:
-        raise ValueError("no unplaced disc: every non-corner cell is already filled")
-    total = table.count(prefix)
-    if total == 0:
-        raise ValueError(f"placed colours {prefix} extend to no valid layout")
-    per_colour = {c: table.count([*prefix, c]) / total / n for c, n in left.items()}
+    per_colour = table.colour_odds(tuple(prefix))
     return [(d, per_colour[int(c)]) for d, c in unplaced_discs if per_colour[int(c)] > 0]
