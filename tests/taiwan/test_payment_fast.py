@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from formosa_envs.core.payment import search_feasible
@@ -105,36 +107,38 @@ def test_fast_legal_sources_match_the_generic_rule() -> None:
     assert compared > 1000
 
 
+def _random_needs(rng: np.random.Generator, count: int, most_units: int) -> np.ndarray:
+    """``count`` random costs of up to ``most_units`` units (items included), as need rows."""
+    return np.array([needs_of(tuple(int(u) for u in rng.choice(
+        [*UNIT_KINDS, ITEM], int(rng.integers(0, most_units))))) for _ in range(count)],
+        dtype=np.int64)
+
+
+def _check_rows(rows: np.ndarray, budgets: Any) -> None:
+    """affordable_many agrees with affordable row by row on every budget; both answers
+    occur."""
+    table, outcomes = NeedTable(rows), set()
+    for budget in budgets:
+        single = [affordable(budget, row) for row in rows]
+        assert affordable_many(budget, table) == single
+        outcomes.update(single)
+    assert outcomes == {True, False}
+
+
 def test_vectorised_affordability_matches_the_row_by_row_check() -> None:
     game = make_game(num_players=2)
     rng = np.random.default_rng(4)
-    rows = np.array([needs_of(tuple(int(u) for u in rng.choice(
-        [*UNIT_KINDS, ITEM], int(rng.integers(0, 9))))) for _ in range(60)], dtype=np.int64)
-    table = NeedTable(rows)
-    outcomes = set()
-    for _ in range(500):
-        state = random_holdings(game, rng)
-        budget = game.payment.budget(state, 0)
-        many = affordable_many(budget, table)
-        single = [affordable(budget, row) for row in rows]
-        assert many == single
-        outcomes.update(single)
-    assert outcomes == {True, False}
+    rows = _random_needs(rng, 60, 9)
+    _check_rows(rows, (game.payment.budget(random_holdings(game, rng), 0) for _ in range(500)))
 
 
 def test_vectorised_affordability_on_budgets_of_every_size() -> None:
     """Budgets from nothing to far beyond every row's needs, and rows needing nothing."""
     rng = np.random.default_rng(9)
-    rows = np.array([needs_of(tuple(int(u) for u in rng.choice(
-        [*UNIT_KINDS, ITEM], int(rng.integers(0, 12))))) for _ in range(70)], dtype=np.int64)
-    table = NeedTable(rows)
-    outcomes = set()
-    for _ in range(3000):
+
+    def budget() -> tuple:
         top = int(rng.integers(1, 14))
         res = [[int(v) for v in rng.integers(0, top, 4)] for _ in range(3)]
-        budget = (res[0], res[1], int(rng.integers(0, top)), int(rng.integers(0, top)),
-                  int(rng.integers(0, top)), res[2])
-        single = [affordable(budget, row) for row in rows]
-        assert affordable_many(budget, table) == single
-        outcomes.update(single)
-    assert outcomes == {True, False}
+        return (res[0], res[1], int(rng.integers(0, top)), int(rng.integers(0, top)),
+                int(rng.integers(0, top)), res[2])
+    _check_rows(_random_needs(rng, 70, 12), (budget() for _ in range(3000)))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from formosa_envs.core.decisions import Decision, FunctionHandler
 from formosa_envs.core.engine import AUTO, CHANCE
-from formosa_envs.core.observer import per_game, remember
+from formosa_envs.core.observer import per_game
 
 from . import actions as A
 from .content import GREEN, RED, YELLOW
@@ -159,17 +159,7 @@ def push_layout(s: DadaochengState) -> None:
 
 def _place_outcomes(game: DadaochengGame, s: DadaochengState,
                     d: Decision) -> list[tuple[int, float]]:
-    memo = per_game(game, "dadaocheng.place_outcomes", dict)
-    key = (d.ctx[0], *s.cell_disc)   # the outcomes read only the cell and the placed discs
-    found = memo.get(key)
-    if found is None:
-        found = remember(memo, key, _place_distribution(game, s, d.ctx[0]))
-    return list(found)  # a copy: callers may sort or change what they are given
-
-
-def _place_distribution(game: DadaochengGame, s: DadaochengState,
-                        cell: int) -> list[tuple[int, float]]:
-    placed = set(s.cell_disc)
+    cell, placed = d.ctx[0], set(s.cell_disc)
     if cell in CORNERS:
         left = [disc.id for disc in game.discs if disc.faces[0] == 4 and disc.id not in placed]
         return [(disc, 1 / len(left)) for disc in left]

@@ -295,14 +295,18 @@ def take_ship(game: DadaochengGame, s: DadaochengState, p: int, level: int) -> N
 def ships_left(game: DadaochengGame, s: DadaochengState, level: int) -> int:
     """Face-down ships still to come on ``level``'s pile (the solo game reveals only
     ``ships_per_level`` = 6 of the 12 ships in its pool)."""
-    return max(min(len(s.ship_pool[level]), game.ships_per_level - s.revealed[level]), 0)
+    return _left(s.ship_pool[level], game.ships_per_level, s.revealed[level])
 
 
 def ships_left_per_level(game: DadaochengGame, s: DadaochengState) -> list[int]:
     """:func:`ships_left` of the three levels, in one pass."""
     per_level = game.ships_per_level
-    return [max(min(len(pool), per_level - shown), 0)
+    return [_left(pool, per_level, shown)
             for pool, shown in zip(s.ship_pool, s.revealed, strict=True)]
+
+
+def _left(pool: list[int], per_level: int, shown: int) -> int:
+    return max(min(len(pool), per_level - shown), 0)
 
 
 def take_building(game: DadaochengGame, s: DadaochengState, p: int, kind: int) -> None:
