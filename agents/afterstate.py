@@ -37,7 +37,7 @@ import numpy as np
 
 from .afterstate_scoring import CandidateScorer
 from .base import StateAgent
-from .candidates import Candidate, candidate_generator, seat_values
+from .candidates import Candidate, candidate_generator, reply_value, seat_values
 from .heuristics import HeuristicAgent
 from .network import Network
 from .policy import PolicyFileError, archive_arrays, read_archive
@@ -52,39 +52,55 @@ CANDIDATE_FEATURES = 2
 candidate's (/ 5 VP) and its place in the heuristic's order (/ 8)."""
 
 
-def feature_size(game: Any) -> int:
-    """The network input width for ``game``."""
-    return game.observation_size + EXTRA_FEATURES + game.num_actions + CANDIDATE_FEATURES
+REPLY_FEATURES = 1
+"""With ``reply`` (an evaluator's option): after the value features, the next seat's
+best reply to the afterstate (:data:`~formosa_envs.agents.candidates.REPLY_VALUES`, / 10 VP)."""
+
+
+def feature_size(game: Any, reply: bool = False) -> int:
+    """The network input width for ``game`` (``reply``: with the reply feature)."""
+    return (game.observation_size + value_feature_count(reply) + game.num_actions
+            + CANDIDATE_FEATURES)
+
+
+def value_feature_count(reply: bool) -> int:
+    """How many features follow the observation (:func:`value_features`)."""
+    return EXTRA_FEATURES + REPLY_FEATURES * bool(reply)
 
 
 def afterstate_features(game: Any, game_name: str, after: Any, me: int,
-                        mine: float | None = None) -> np.ndarray:
+                        mine: float | None = None, reply: bool = False) -> np.ndarray:
     """The position part of a candidate's input: afterstate ``after`` from seat ``me``'s
     view (its observation, egocentric, what ``me`` may see) and the heuristic's values of
     the seats (``mine``: ``me``'s, when the caller has it already). The other seats'
     values matter: they are how a move that hurts an opponent shows (the heuristic's own
-    value reads only its seat), and leaving them out cost a third of the win share."""
-    return afterstate_positions(game, game_name, [after], me, [mine])[0]
+    value reads only its seat), and leaving them out cost a third of the win share.
+    ``reply`` adds the next seat's best reply (:data:`REPLY_FEATURES`)."""
+    return afterstate_positions(game, game_name, [after], me, [mine], reply)[0]
 
 
 def afterstate_positions(game: Any, game_name: str, afters: list[Any], me: int,
-                         mines: list[float | None]) -> np.ndarray:
+                         mines: list[float | None], reply: bool = False) -> np.ndarray:
     """:func:`afterstate_features` of each of ``afters`` (one row each, the same bytes),
     the observations encoded at once (:meth:`~formosa_envs.core.engine.Game.observe_many`)."""
     obs = np.asarray(game.observe_many(afters, me), dtype=np.float32)
-    extra = np.array([value_features(game, game_name, after, me, mine)
+    extra = np.array([value_features(game, game_name, after, me, mine, reply)
                       for after, mine in zip(afters, mines, strict=True)], dtype=np.float32)
-    return np.concatenate([obs, extra.reshape(len(afters), EXTRA_FEATURES)], axis=1)
+    return np.concatenate([obs, extra.reshape(len(afters), value_feature_count(reply))], axis=1)
 
 
 def value_features(game: Any, game_name: str, after: Any, me: int,
-                   mine: float | None) -> list[float]:
-    """The :data:`EXTRA_FEATURES` of one afterstate: the seats' heuristic values."""
+                   mine: float | None, reply: bool = False) -> list[float]:
+    """The :data:`EXTRA_FEATURES` of one afterstate, the seats' heuristic values, and with
+    ``reply`` the :data:`REPLY_FEATURES`."""
     values = seat_values(game_name, game, after, None if mine is None else {me: mine})
     mine = values[me]
     best_other = max((v for i, v in enumerate(values) if i != me), default=mine)
-    return [mine / 100.0, best_other / 100.0, (mine - best_other) / 20.0,
-            game.num_players / 4.0]
+    out = [mine / 100.0, best_other / 100.0, (mine - best_other) / 20.0,
+           game.num_players / 4.0]
+    if reply:
+        out.append(reply_value(game_name, game, after, me) / 10.0)
+    return out
 
 
 def stack_features(positions: np.ndarray, actions: np.ndarray, values: np.ndarray,
@@ -116,6 +132,9 @@ class EvaluatorInfo:
     margin_scale: float
     top_k: int
     win_weight: float
+    reply: bool = False
+    """Whether the input holds the reply feature (:data:`REPLY_FEATURES`; absent in older
+    files: False)."""
 
     @classmethod
     def parse(cls, text: str, path: str) -> EvaluatorInfo:
@@ -126,7 +145,7 @@ class EvaluatorInfo:
                 raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
             info = cls(str(meta["game"]), int(meta["feature_size"]),
                        float(meta["margin_scale"]), int(meta["top_k"]),
-                       float(meta["win_weight"]))
+                       float(meta["win_weight"]), bool(meta.get("reply", False)))
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PolicyFileError(f"{path}: not an afterstate evaluator file ({exc})") from None
         if info.top_k < 1 or not info.margin_scale > 0:
@@ -188,7 +207,7 @@ class AfterstateEvaluator:
 
     def check_game(self, game_name: str, game: Any) -> None:
         """Refuse a game other than the one the evaluator was trained for."""
-        size = feature_size(game)
+        size = feature_size(game, self.info.reply)
         if game_name != self.info.game or size != self.info.feature_size:
             raise PolicyFileError(
                 f"{self.path}: an evaluator for {self.info.game} ({self.info.feature_size} "
@@ -285,12 +304,16 @@ class AfterstateAgent(StateAgent):
         """The candidate of the best score among the heuristic's top ``top_k``."""
         self._set_up(game)
         top = top_candidates(candidates, self.top_k)
-        observations = game.observe_many([c.after for c in top], me)
+        observations = game.observe_many([c.after for c in top], me) \
+            if self.scorer.reads_observation else \
+            np.zeros((len(top), game.observation_size), dtype=np.float32)
         values = [c.value for c in top]
-        extras = np.empty((len(top), EXTRA_FEATURES + CANDIDATE_FEATURES), dtype=np.float32)
-        extras[:, :EXTRA_FEATURES] = [value_features(game, self.game_name, c.after, me, c.value)
-                                      for c in top]
-        extras[:, EXTRA_FEATURES:] = candidate_features(values)
+        reply = self.evaluator_for(game.num_players).info.reply
+        width = value_feature_count(reply)
+        extras = np.empty((len(top), width + CANDIDATE_FEATURES), dtype=np.float32)
+        extras[:, :width] = [value_features(game, self.game_name, c.after, me, c.value, reply)
+                             for c in top]
+        extras[:, width:] = candidate_features(values)
         actions = np.array([c.action for c in top], dtype=np.intp)
         return top[int(np.argmax(self.scorer.scores(observations, extras, actions)))]
 

@@ -36,6 +36,9 @@ class CandidateScorer:
         rows = np.ascontiguousarray(layers[0][0].T)
         values_end = rows.shape[0] - num_actions - 2
         self.observation_rows = rows[:observation_size]
+        self.reads_observation = bool(self.observation_rows.any())
+        """False for a network whose observation weights are all zero (a board-free fit):
+        the caller may then pass zeros instead of encoding the afterstates."""
         self.action_rows = rows[values_end:values_end + num_actions]
         self.extra_rows = np.ascontiguousarray(
             np.concatenate([rows[observation_size:values_end], rows[-2:]]))

@@ -212,6 +212,27 @@ TURN_STARTS: dict[str, Callable[[Any], bool]] = {"tea": tea_turn_start,
 """Whether the deciding seat of a state is at the start of a turn (play-out horizons)."""
 
 
+def dadaocheng_reply(game: Any, state: Any, me: int) -> float:
+    """The next seat's best single-movement gain on a Dadaocheng afterstate
+    (:func:`~formosa_envs.agents.heuristics.dadaocheng.reply_gain`; solo: the seat's own)."""
+    return dadaocheng_heuristic.reply_gain(game, state, (me + 1) % game.num_players)
+
+
+REPLY_VALUES: dict[str, Callable[[Any, Any, int], float]] = {"dadaocheng": dadaocheng_reply}
+"""Games whose evaluator may read the next seat's best reply to an afterstate
+(``reply(game, state, me)``, VP): a value the heuristic's own candidate search never looks
+at, since it plans only the deciding seat's turn."""
+
+
+def reply_value(game_name: str, game: Any, state: Any, me: int) -> float:
+    """:data:`REPLY_VALUES`' value of ``state`` for the seat after ``me``; ``ValueError``
+    naming the games that have one."""
+    if game_name not in REPLY_VALUES:
+        raise ValueError(f"no reply feature for game {game_name!r}; games with one: "
+                         f"{', '.join(REPLY_VALUES)}")
+    return REPLY_VALUES[game_name](game, state, me)
+
+
 def seat_values(game_name: str, game: Any, state: Any, known: dict[int, float] | None = None
                 ) -> list[float]:
     """The heuristic's value of ``state`` for every seat (seat order); ``known`` values

@@ -301,10 +301,11 @@ def _load_evaluator(game: str, part: dict[str, Any], root: Root | None) -> Any:
     _check_current(game, path, entry)
     evaluator = AfterstateEvaluator.from_bytes(data, str(path))
     built = make_game(game, num_players=GAMES[game].min_players)
-    if evaluator.info.feature_size != feature_size(built):
+    size = feature_size(built, evaluator.info.reply)
+    if evaluator.info.feature_size != size:
         raise PretrainedError(f"pretrained evaluator for {game}: {path} takes "
                               f"{evaluator.info.feature_size} features, {game} now gives "
-                              f"{feature_size(built)}; run {REGENERATE.format(game=game)}")
+                              f"{size}; run {REGENERATE.format(game=game)}")
     return evaluator
 
 

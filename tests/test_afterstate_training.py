@@ -167,3 +167,25 @@ def test_more_games_label_only_the_new_ones(tmp_path: Path) -> None:
     lines.clear()
     load_or_label(tmp_path, "tea", other, lines.append, False)  # other settings: all again
     assert not any("reusing" in line for line in lines)
+
+
+def test_a_board_free_fit_ignores_the_observation_and_the_action(
+        tiny_labels: dict[str, np.ndarray], tmp_path: Path) -> None:
+    """observation_inputs = 0: the exported first layer has zero weights on the observation
+    and the action one-hot, so two rows differing only there score the same, and the value
+    and candidate features still move the score."""
+    game = make_game("tea")
+    config = AfterstateConfig(**{**TINY.__dict__, "observation_inputs": 0})
+    net, _ = fit.fit_evaluator(tiny_labels, game.num_actions, config, log=lambda *_: None)
+    path = fit.export_evaluator(net, "tea", config, tmp_path / "e.npz")
+    evaluator = make_agent(f"afterstate:{path}", "tea", 0).evaluator
+    board = fit.board_columns(evaluator.info.feature_size, game.num_actions, False)
+    assert board.sum() == game.observation_size + game.num_actions
+    w0 = evaluator.network.layers[0][0]
+    assert not w0[:, board].any() and w0[:, ~board].any()
+    rows = fit.assemble(tiny_labels, game.num_actions)[:3]
+    noisy = rows.copy()
+    noisy[:, board] = np.random.default_rng(0).random((3, int(board.sum())))
+    np.testing.assert_allclose(evaluator.predict(noisy)[0], evaluator.predict(rows)[0],
+                               rtol=1e-5, atol=1e-5)
+    assert not np.allclose(evaluator.predict(rows)[0], evaluator.predict(rows * 2)[0])

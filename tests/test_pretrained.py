@@ -147,8 +147,9 @@ def test_tea_ships_its_afterstate_agent_and_the_network_alone() -> None:
 
 
 def test_dadaocheng_ships_its_afterstate_agent_and_the_network_alone() -> None:
-    """pretrained in Dadaocheng plays the shipped plan evaluator (stronger than the cloned
-    network, below the target: its manifest records the final evaluation the docs report)."""
+    """pretrained in Dadaocheng plays the shipped plan evaluator (it reads the next seat's
+    reply; its manifest records the final evaluation the docs report: above the heuristic
+    over 400 games, within twice its time per decision)."""
     from formosa_envs.agents.afterstate import AfterstateAgent
     from formosa_envs.agents.policy import PolicyAgent
     assert isinstance(make_agent("pretrained", "dadaocheng", 0), AfterstateAgent)
@@ -157,7 +158,8 @@ def test_dadaocheng_ships_its_afterstate_agent_and_the_network_alone() -> None:
     assert file_sha256((SHIPPED / part["file"]).read_bytes()) == part["sha256"]
     final = part["final_evaluation"]
     assert final["vs_heuristic"]["games"] == 400 and final["vs_heuristic"]["seed"] == 7_000_000
-    assert final["solo"]["games"] == 200 and final["solo"]["win_rate"] >= 0.5
+    assert final["vs_heuristic"]["win_low"] > 0.5 and final["timing"]["ratio"] <= 2.0
+    assert make_agent("pretrained", "dadaocheng", 0).evaluator.info.reply
     assert play_whole_game("dadaocheng", 2, ["pretrained", "heuristic"], 5) > 0
     solo = read_manifest()["games"]["dadaocheng"]["afterstate_at"]["1"]  # trained on solo
     agent = make_agent("pretrained", "dadaocheng", 0)

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 from math import factorial
@@ -200,6 +201,21 @@ def turn_plans(game: Any, s: Any, weights: Weights = DEFAULT_WEIGHTS
     grid, scorer = _grid(game, s), _scorer(game, s, view)
     return rank_movements(grid[0], grid[1], scorer, _rerank(s, view), list(MOVES), MOVES,
                           view.w.deep, view.w.wide)
+
+
+def reply_gain(game: Any, s: Any, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """What ``seat``'s best single movement on ``s``'s grid adds to its plan value (the
+    cascade it starts, then what the cubes buy), valued as the heuristic plans its own
+    turn, as if ``seat``'s turn began now; 0 when no movement forms a line. The learned
+    Dadaocheng evaluator reads it for the seat that moves next: how much of a grid a move
+    leaves behind the next player can use."""
+    view_state = copy.copy(s)    # shallow: only the turn's fields are replaced, not mutated
+    view_state.turn, view_state.used = seat, [0] * len(s.used)
+    view = Valuer(game, view_state, seat, weights)
+    grid, scorer = _grid(game, view_state), _scorer(game, view_state, view)
+    ranked = rank_movements(grid[0], grid[1], scorer, _rerank(view_state, view), list(MOVES),
+                            (), view.w.deep, view.w.wide)
+    return ranked[0][0] - view.value(tuple(s.hand[seat])) if ranked else 0.0
 
 
 def movement_actions(move: Move) -> list[int]:

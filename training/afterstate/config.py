@@ -24,7 +24,8 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "playouts": (1, 64), "horizon": (0, 1_000), "chunk": (1, 10_000), "epochs": (1, 10_000),
     "batch_size": (1, 1_000_000), "patience": (1, 1_000), "threads": (1, 256),
     "seed": (0, 2**31 - 1), "eval_games": (0, 1_000_000), "eval_seed": (0, 2**31 - 1),
-    "workers": (1, 256)}
+    "workers": (1, 256), "reply": (0, 1),
+    "observation_inputs": (0, 1)}
 FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
     "label_rate": (1e-6, 1.0), "margin_scale": (1e-3, 1e4), "win_weight": (0.0, 1e4),
     "win_loss_weight": (0.0, 100.0), "absolute_weight": (0.0, 100.0),
@@ -50,6 +51,12 @@ class AfterstateConfig:
     """Own turns a play-out runs before the heuristic's value is read (0: to the game's end)."""
     chunk: int = 4
     """Games per worker task."""
+    reply: int = 0
+    """1: the input also holds the next seat's best reply to each afterstate
+    (:data:`formosa_envs.agents.candidates.REPLY_VALUES`; Dadaocheng only)."""
+    observation_inputs: int = 1
+    """0: the network reads only the value, reply and candidate features (the observation
+    and the action one-hot are zeroed in training, their weights exported as zeros)."""
     workers: int = 2
     hidden: list[int] = field(default_factory=lambda: [256, 256])
     margin_scale: float = 20.0

@@ -133,8 +133,8 @@ def label_game(config: AfterstateConfig, game_name: str, g: int) -> dict[str, li
             for rank, c in enumerate(top_candidates(candidates, config.top_k)):
                 margin, win = play_out(game, game_name, c.after, seat, seed, config.playouts,
                                        config.horizon)
-                row = (afterstate_features(game, game_name, c.after, seat, c.value).astype(
-                    np.float16),
+                row = (afterstate_features(game, game_name, c.after, seat, c.value,
+                                           bool(config.reply)).astype(np.float16),
                        c.action, c.value, margin, win, decision, g, rank)
                 for key, value in zip(ROW_KEYS, row, strict=True):
                     rows[key].append(value)

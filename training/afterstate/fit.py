@@ -24,8 +24,15 @@ from typing import Any
 
 import numpy as np
 import torch
-from formosa_envs.agents.afterstate import EvaluatorInfo, stack_features
+from formosa_envs.agents.afterstate import (
+    CANDIDATE_FEATURES,
+    EvaluatorInfo,
+    stack_features,
+    value_feature_count,
+)
 from torch import nn
+
+from formosa_envs.games import make_game
 
 from .config import AfterstateConfig
 
@@ -50,6 +57,16 @@ def assemble(labels: dict[str, np.ndarray], num_actions: int) -> np.ndarray:
                             labels["value"][lo:hi], num_actions)
              for lo, hi in zip(starts[:-1], starts[1:], strict=True)]
     return np.concatenate(parts).astype(np.float32)
+
+
+def board_columns(width: int, num_actions: int, reply: bool) -> np.ndarray:
+    """The input columns of the observation and the action one-hot, in a row of ``width``
+    (what ``observation_inputs = 0`` leaves out)."""
+    observation = width - value_feature_count(reply) - num_actions - CANDIDATE_FEATURES
+    columns = np.zeros(width, dtype=bool)
+    columns[:observation] = True
+    columns[width - CANDIDATE_FEATURES - num_actions:width - CANDIDATE_FEATURES] = True
+    return columns
 
 
 class Evaluator(nn.Module):
@@ -142,6 +159,8 @@ def fit_evaluator(labels: dict[str, np.ndarray], num_actions: int, config: After
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     features = assemble(labels, num_actions)
+    if not config.observation_inputs:
+        features[:, board_columns(features.shape[1], num_actions, bool(config.reply))] = 0.0
     train_rows, test_rows = split_games(labels, config.holdout, config.seed)
     train = Subset(labels, train_rows, config.margin_scale, features)
     test = Subset(labels, test_rows, config.margin_scale, features)
@@ -181,16 +200,22 @@ def _held_out_loss(net: Evaluator, data: Subset, config: AfterstateConfig) -> fl
 
 def export_evaluator(net: Evaluator, game_name: str, config: AfterstateConfig,
                      path: str | Path) -> Path:
-    """Write ``net`` as an ``afterstate:`` file (:mod:`formosa_envs.agents.afterstate`)."""
+    """Write ``net`` as an ``afterstate:`` file (:mod:`formosa_envs.agents.afterstate`);
+    with ``observation_inputs = 0`` the weights of the columns it never saw (the
+    observation and the action) are written as zeros."""
     linears = [m for m in net.net if isinstance(m, nn.Linear)]
     arrays: dict[str, np.ndarray] = {}
     for i, layer in enumerate(linears[:-1]):
         arrays[f"w{i}"] = layer.weight.detach().numpy().astype(np.float32)
         arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+    if not config.observation_inputs:
+        game = make_game(game_name, num_players=config.num_players)
+        columns = board_columns(arrays["w0"].shape[1], game.num_actions, bool(config.reply))
+        arrays["w0"][:, columns] = 0.0
     arrays["w_out"] = linears[-1].weight.detach().numpy().astype(np.float32)
     arrays["b_out"] = linears[-1].bias.detach().numpy().astype(np.float32)
     info = EvaluatorInfo(game_name, linears[0].in_features, config.margin_scale,
-                         config.top_k, config.win_weight)
+                         config.top_k, config.win_weight, bool(config.reply))
     path = Path(path)
     np.savez(path, activation=np.array("relu"), evaluator=np.array(info.to_text()), **arrays)
     return path

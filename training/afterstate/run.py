@@ -38,7 +38,7 @@ from .data import ROW_KEYS, generate_labels, merge
 
 PROG = "formosa train GAME --backend afterstate"
 LABEL_SETTINGS = ("num_players", "games", "label_rate", "top_k", "playouts", "horizon",
-                  "seed")
+                  "seed", "reply")
 """The settings the labels depend on (a run reuses ``labels.npz`` only when they match)."""
 
 
@@ -104,11 +104,14 @@ def run_afterstate(game: str, out: str | Path, config: AfterstateConfig | None =
     if workers is not None:
         config.workers = workers
     make_agent("heuristic", game, 0)
-    from formosa_envs.agents.candidates import candidate_generator
+    from formosa_envs.agents.candidates import REPLY_VALUES, candidate_generator
     try:
         candidate_generator(game)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
+    if config.reply and game not in REPLY_VALUES:
+        raise ConfigError(f"reply = 1 needs a game with a reply feature "
+                          f"({', '.join(REPLY_VALUES)}), not {game!r}")
     run = check_output_folder(out, "--out")
     run.mkdir(exist_ok=True)
     (run / "config.json").write_text(json.dumps({"game": game, **asdict(config)}, indent=2))
