@@ -366,7 +366,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """Hand over to ``formosa_envs.evaluation.evaluate`` (its own flags: ``formosa tournament
     -h``)."""
     return _hand_over("formosa_envs.evaluation.evaluate", args.rest, _check_tournament_flags,
-                      entry="run")
+                      entry="run", prog="formosa tournament")
 
 
 def _pre_parser(command: str) -> argparse.ArgumentParser:
@@ -413,12 +413,12 @@ def _check_tournament_flags(argv: list[str]) -> None:
 
 
 def _hand_over(module: str, argv: list[str], check: Callable[[list[str]], None],
-               entry: str = "main") -> int:
-    """``check`` the flags checked here, then run ``module.<entry>(argv)`` (an entry that
-    raises on bad input, so the error is printed as ``formosa CMD: error: ...``)."""
+               entry: str = "main", **keywords: str) -> int:
+    """``check`` the flags checked here, then run ``module.<entry>(argv, **keywords)`` (an
+    entry that raises on bad input, so the error is printed as ``formosa CMD: error: ...``)."""
     try:
         check(argv)
-        return int(getattr(_extra(module), entry)(argv) or 0)
+        return int(getattr(_extra(module), entry)(argv, **keywords) or 0)
     except SystemExit as exc:  # its own argparse: -h, or a bad command line
         return _exit_status(exc)
     except (ValueError, FileNotFoundError) as exc:  # bad options, specs, files

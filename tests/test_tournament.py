@@ -269,3 +269,15 @@ def test_all_wins_plot_and_record(tmp_path) -> None:
                  "--out", str(tmp_path / "out"), "--record", str(tmp_path / "rec")]) == 0
     assert (tmp_path / "out" / "tournament.png").exists()
     assert len(list((tmp_path / "rec").glob("game_*.json"))) == 6
+
+
+def test_the_cli_names_itself_formosa_tournament(capsys: pytest.CaptureFixture[str]) -> None:
+    """Usage and errors of ``formosa tournament`` carry that name, not the module's."""
+    from formosa_envs.cli import main as formosa_main
+    assert formosa_main(["tournament", "--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: formosa tournament ")
+    assert formosa_main(["tournament", "flowers", "--agents", "random,random", "--bogus"]) == 2
+    assert "formosa tournament: error: unrecognized arguments: --bogus" in \
+        capsys.readouterr().err
+    assert main(["flowers", "--bogus"]) == 2
+    assert "python -m formosa_envs.evaluation.evaluate: error" in capsys.readouterr().err

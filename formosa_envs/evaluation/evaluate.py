@@ -294,9 +294,10 @@ def _h2h_lines(result: TournamentResult, width: int) -> list[str]:
     return lines
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Command-line arguments of ``python -m formosa_envs.evaluation.evaluate``."""
-    p = OneLineParser(prog=PROG, description="Seat-rotated round-robin tournament between agents.")
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """Command-line arguments of ``python -m formosa_envs.evaluation.evaluate`` (``prog``:
+    the name usage and errors print, ``formosa tournament`` from the CLI)."""
+    p = OneLineParser(prog=prog, description="Seat-rotated round-robin tournament between agents.")
     p.add_argument("game", help=f"game name: {', '.join(sorted(GAMES))}")
     p.add_argument("--agents", required=True,
                    help="comma-separated agent specs, e.g. random,heuristic,mcts:200,policy:m.npz")
@@ -330,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def run(argv: list[str] | None = None) -> int:
+def run(argv: list[str] | None = None, prog: str = PROG) -> int:
     """Run a tournament from the command line, print the table, optionally save files.
 
     A bad command line exits with status 2 (one line); bad options, agent specs and
@@ -339,7 +340,7 @@ def run(argv: list[str] | None = None) -> int:
     prints them under its own name).
     """
     from formosa_envs.cli import parse_options
-    args = build_parser().parse_args(argv)
+    args = build_parser(prog).parse_args(argv)
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     options = parse_options(args.option)
     _check_destinations(args)
