@@ -37,7 +37,7 @@ import numpy as np
 
 from .afterstate_scoring import CandidateScorer
 from .base import StateAgent
-from .candidates import Candidate, candidate_generator, reply_value, seat_values
+from .candidates import REPLY_VALUES, Candidate, candidate_generator, reply_value, seat_values
 from .heuristics import HeuristicAgent
 from .network import Network
 from .policy import PolicyFileError, archive_arrays, read_archive
@@ -145,7 +145,9 @@ class EvaluatorInfo:
                 raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
             info = cls(str(meta["game"]), int(meta["feature_size"]),
                        float(meta["margin_scale"]), int(meta["top_k"]),
-                       float(meta["win_weight"]), bool(meta.get("reply", False)))
+                       float(meta["win_weight"]), meta.get("reply", False))
+            if not isinstance(info.reply, bool):
+                raise ValueError(f"reply must be true or false, got {info.reply!r}")
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PolicyFileError(f"{path}: not an afterstate evaluator file ({exc})") from None
         if info.top_k < 1 or not info.margin_scale > 0:
@@ -208,6 +210,9 @@ class AfterstateEvaluator:
     def check_game(self, game_name: str, game: Any) -> None:
         """Refuse a game other than the one the evaluator was trained for."""
         size = feature_size(game, self.info.reply)
+        if self.info.reply and game_name not in REPLY_VALUES:
+            raise PolicyFileError(f"{self.path}: reads the next seat's reply, which only "
+                                  f"{', '.join(REPLY_VALUES)} has, not {game_name}")
         if game_name != self.info.game or size != self.info.feature_size:
             raise PolicyFileError(
                 f"{self.path}: an evaluator for {self.info.game} ({self.info.feature_size} "

@@ -154,3 +154,18 @@ def test_a_board_free_evaluator_skips_the_observations(tmp_path: Path,
         me = game.current_player(state)
         got.append(agent.choose(game, dadaocheng_candidates(game, state, me, 3), me).action)
     assert not agent.scorer.reads_observation and got == expected
+
+
+def test_a_bad_reply_flag_or_a_reply_file_for_another_game_is_refused(tmp_path: Path) -> None:
+    from formosa_envs.agents.policy import PolicyFileError
+    game = make_game("dadaocheng", num_players=2)
+    bad = write_evaluator(tmp_path / "bad.npz", game_name="dadaocheng", hidden=8,
+                          feature_size=afterstate.feature_size(game, True), reply="yes")
+    with pytest.raises(PolicyFileError, match="reply must be true or false, got 'yes'"):
+        make_agent(f"afterstate:{bad}", "dadaocheng", 0)
+    tea = make_game("tea", num_players=2)
+    path = write_evaluator(tmp_path / "tea.npz", game_name="tea", hidden=8,
+                           feature_size=afterstate.feature_size(tea, True), reply=True)
+    agent = make_agent(f"afterstate:{path}", "tea", 0)
+    with pytest.raises(PolicyFileError, match="reads the next seat's reply.*not tea"):
+        agent.evaluator.check_game("tea", tea)
