@@ -54,7 +54,8 @@ class Candidate:
     value: float
     then: tuple[int, ...] = ()
     """The seat's next decisions that the candidate commits to (a Dadaocheng plan's second
-    movement): the agent that plays ``action`` plays these next, while they are legal."""
+    movement and the answers up to its afterstate): the agent that plays ``action`` plays
+    these next, while they are legal and due."""
 
 
 Generator = Callable[..., "list[Candidate] | None"]
@@ -120,28 +121,33 @@ def dadaocheng_candidates(game: Any, state: Any, me: int, keep: int | None = Non
     rows: list[Candidate] = []
     for _, plan in plans[:keep]:
         actions = [a for move in plan for a in dadaocheng_heuristic.movement_actions(move)]
-        after = _dadaocheng_turn(game, state, me, actions)
+        after, played = _dadaocheng_turn(game, state, me, actions)
         rows.append(Candidate(actions[0], after, dadaocheng_value(game, after, me),
-                              tuple(actions[1:])))
+                              tuple(played[1:])))
     return rows
 
 
-def _dadaocheng_turn(game: Any, state: Any, me: int, plan: list[int]) -> Any:
+def _dadaocheng_turn(game: Any, state: Any, me: int, plan: list[int]
+                     ) -> tuple[Any, list[int]]:
     """A copy of ``state`` after ``plan``'s movements and ``me``'s own decisions after them
-    (the heuristic's answers), stopped at chance, another seat's decision or a new turn."""
-    s, rng, pending = state.clone(), np.random.default_rng(0), list(plan)
-    game.apply_legal_action(s, pending.pop(0))
+    (the heuristic's answers), stopped at chance, another seat's decision or a new turn;
+    and the actions that got there (the agent that chooses this plan plays them, so the
+    turn it scored is the turn it plays, without answering each decision again)."""
+    s, rng, pending, played = state.clone(), np.random.default_rng(0), list(plan), []
+    played.append(pending.pop(0))
+    game.apply_legal_action(s, played[-1])
     while not s.over:
         d = s.stack[-1]
         if d.player != me or (not pending and d.kind == "move" and d.count == 2):
             break
         legal = game.legal_actions(s)
         if pending and pending[0] in legal:
-            game.apply_legal_action(s, pending.pop(0))
+            played.append(pending.pop(0))
         else:
             pending.clear()
-            game.apply_legal_action(s, dadaocheng_heuristic.choose(game, s, rng))
-    return s
+            played.append(dadaocheng_heuristic.choose(game, s, rng))
+        game.apply_legal_action(s, played[-1])
+    return s, played
 
 
 def dadaocheng_value(game: Any, state: Any, seat: int) -> float:

@@ -54,9 +54,14 @@ def test_candidates_are_the_heuristics_plans_played_through_the_turn() -> None:
         assert rows[0].action == own          # the first plan is the heuristic's move
         for row, (_, plan) in zip(rows, plans, strict=False):
             actions = [a for move in plan for a in heuristic.movement_actions(move)]
-            assert [row.action, *row.then] == actions
+            committed = [row.action, *row.then]
+            assert committed[:len(actions)] == actions
             expected = _replay(game, state, me, actions)
             assert game.observe(row.after, me).tobytes() == game.observe(expected, me).tobytes()
+            replayed = state.clone()       # the committed actions are the afterstate's turn
+            for action in committed:
+                game.apply_action(replayed, action)
+            assert game.observe(replayed, me).tobytes() == game.observe(row.after, me).tobytes()
             assert row.value == pytest.approx(dadaocheng_value(game, row.after, me))
             assert row.after.over or row.after.stack[-1].player != me \
                 or TURN_STARTS["dadaocheng"](row.after)
