@@ -91,6 +91,16 @@ def paired_line(paired: dict[str, Any]) -> str:
             f"{paired['mean_difference']:+.2f} [{low:+.2f}, {high:+.2f}]")
 
 
+def timing_line(t: dict[str, Any], games: int) -> str:
+    """The timing figures as one line (solo tables have no opponent: the control only)."""
+    against = "" if not t["opponent_decisions"] else (
+        f" against the heuristic's {t['heuristic_ms_per_decision']:.3f} ms "
+        f"({t['ratio']:.2f}x)")
+    return (f"timing: {t['agent_ms_per_decision']:.3f} ms per decision{against} over {games} "
+            f"games; the heuristic in the agent's seat (control) "
+            f"{t['control_ms_per_decision']:.3f} ms ({t['ratio_to_control']:.2f}x)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the requested measurements and print/write them."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -129,12 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.timing:
         rows["timing"] = think_times(args.game, args.agent, args.timing, args.seed,
                                      args.timing_players)
-        t = rows["timing"]
-        print(f"timing: {t['agent_ms_per_decision']:.3f} ms per decision against the "
-              f"heuristic's {t['heuristic_ms_per_decision']:.3f} ms ({t['ratio']:.2f}x) "
-              f"over {args.timing} games; the heuristic in the agent's seat (control) "
-              f"{t['control_ms_per_decision']:.3f} ms ({t['ratio_to_control']:.2f}x)",
-              flush=True)
+        print(timing_line(rows["timing"], args.timing), flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")

@@ -169,3 +169,14 @@ def test_a_bad_reply_flag_or_a_reply_file_for_another_game_is_refused(tmp_path: 
     agent = make_agent(f"afterstate:{path}", "tea", 0)
     with pytest.raises(PolicyFileError, match="reads the next seat's reply.*not tea"):
         agent.evaluator.check_game("tea", tea)
+
+
+def test_solo_timing_has_no_opponent_ratio() -> None:
+    """A solo table has no opponent: its ratio is None (valid JSON), the control's is not."""
+    import json
+
+    from formosa_envs.evaluation.timing import think_times
+    t = think_times("dadaocheng", "heuristic", 1, seed=3, num_players=1)
+    assert t["opponent_decisions"] == 0 and t["ratio"] is None
+    assert t["ratio_to_control"] > 0
+    json.loads(json.dumps(t, allow_nan=False))

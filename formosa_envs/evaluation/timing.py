@@ -26,7 +26,8 @@ def think_times(game_name: str, agent_spec: str, games: int, seed: int,
     every seat of a process (the last inputs of a value), so a seat's time depends on who
     else plays; ``ratio_to_control`` compares the agent with the opponent in the same
     seat against the same opponents. The two runs alternate deal by deal, so a change in
-    the machine's load falls on both alike."""
+    the machine's load falls on both alike. A ratio whose divisor never decided (a solo
+    table has no opponent) is None, so the result stays valid JSON."""
     game = make_game(game_name, num_players=num_players)
     spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
     control = {"agent": [0.0, 0], "opponent": [0.0, 0]}
@@ -37,9 +38,9 @@ def think_times(game_name: str, agent_spec: str, games: int, seed: int,
     control_ms = _ms(*control["agent"])
     return {"games": games, "agent_ms_per_decision": agent_ms,
             f"{opponent}_ms_per_decision": opponent_ms,
-            "ratio": agent_ms / opponent_ms if opponent_ms else float("inf"),
+            "ratio": agent_ms / opponent_ms if opponent_ms else None,   # None: no opponent
             "control_ms_per_decision": control_ms,
-            "ratio_to_control": agent_ms / control_ms if control_ms else float("inf"),
+            "ratio_to_control": agent_ms / control_ms if control_ms else None,
             "agent_decisions": spent["agent"][1], "opponent_decisions": spent["opponent"][1]}
 
 
