@@ -167,6 +167,9 @@ def test_dadaocheng_ships_its_afterstate_agent_and_the_network_alone() -> None:
     assert agent.evaluator_for(1) is not agent.evaluator_for(2)
     assert solo["config"]["num_players"] == 1 and solo["final_evaluation"]["solo"][
         "vs_heuristic_scores"]["games"] == 200
+    paired = solo["final_evaluation"]["solo"]["vs_heuristic_scores"]
+    assert paired["difference_ci95"][0] > 0 and solo["final_evaluation"]["solo"][
+        "win_rate"] >= 0.5 and solo["final_evaluation"]["timing"]["ratio_to_control"] <= 2.0
 
 
 def test_an_evaluator_part_for_a_seat_count_is_loaded_and_checked(copy_root: Path) -> None:
