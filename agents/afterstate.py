@@ -235,26 +235,15 @@ def rowwise_forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) 
     return np.stack(rows)
 
 
-class AfterstateAgent(StateAgent):
-    """The heuristic's candidates ranked by a learned evaluator (module docstring)."""
+class CandidateAgent(StateAgent):
+    """Plays one of the heuristic's candidates where it has them (:meth:`choose`, for a
+    subclass to define), then the chosen candidate's committed actions
+    (:attr:`Candidate.then`) while they are due and legal, and the heuristic elsewhere."""
 
-    name = "afterstate"
-
-    def __init__(self, game_name: str, evaluator: AfterstateEvaluator, top_k: int | None = None,
-                 seed: int | None = None,
-                 by_players: dict[int, AfterstateEvaluator] | None = None) -> None:
-        self.game_name = game_name
-        self.evaluator = evaluator
-        self.by_players = dict(by_players or {})
-        """Evaluators for particular seat counts (e.g. one trained on solo games), played
-        at tables of that many seats instead of ``evaluator``."""
-        self.given_top_k = top_k
-        self.top_k = top_k or evaluator.info.top_k
+    def __init__(self, game_name: str, top_k: int, seed: int | None = None) -> None:
+        self.game_name, self.top_k = game_name, top_k
         self.generate = candidate_generator(game_name)
         self.heuristic = HeuristicAgent(game_name, seed=seed)
-        self.scorer: CandidateScorer | None = None
-        self.seats = 0
-        """The seat count the scorer (and ``top_k``) were set up for."""
         self.pending: list[int] = []
         """The chosen candidate's committed next actions (``Candidate.then``)."""
         self.pending_at = -1
@@ -266,7 +255,7 @@ class AfterstateAgent(StateAgent):
         self.heuristic.reset()
 
     def act_on_state(self, game: Any, state: Any) -> int:
-        """The best-scored candidate, or the heuristic's answer where it has no candidates."""
+        """The chosen candidate, or the heuristic's answer where it has no candidates."""
         self._set_up(game)
         committed = self._committed(game, state)
         if committed is not None:
@@ -280,18 +269,12 @@ class AfterstateAgent(StateAgent):
         self.pending, self.pending_at = list(chosen.then), state.decisions + 1
         return chosen.action
 
-    def evaluator_for(self, num_players: int) -> AfterstateEvaluator:
-        """The evaluator played at a table of ``num_players`` seats."""
-        return self.by_players.get(num_players, self.evaluator)
+    def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
+        """The candidate to play among ``candidates`` (the generator's, for seat ``me``)."""
+        raise NotImplementedError
 
     def _set_up(self, game: Any) -> None:
-        """Check the evaluator of ``game``'s seat count and build its scorer (once per count)."""
-        if self.scorer is not None and self.seats == game.num_players:
-            return
-        evaluator = self.evaluator_for(game.num_players)
-        evaluator.check_game(self.game_name, game)
-        self.scorer, self.seats = evaluator.scorer(game), game.num_players
-        self.top_k = self.given_top_k or evaluator.info.top_k
+        """Prepare for ``game`` before a decision (nothing by default)."""
 
     def _committed(self, game: Any, state: Any) -> int | None:
         """The chosen plan's next action, if it is due now and legal; else None (and the
@@ -304,6 +287,38 @@ class AfterstateAgent(StateAgent):
             return action
         self.pending = []
         return None
+
+
+class AfterstateAgent(CandidateAgent):
+    """The heuristic's candidates ranked by a learned evaluator (module docstring)."""
+
+    name = "afterstate"
+
+    def __init__(self, game_name: str, evaluator: AfterstateEvaluator, top_k: int | None = None,
+                 seed: int | None = None,
+                 by_players: dict[int, AfterstateEvaluator] | None = None) -> None:
+        super().__init__(game_name, top_k or evaluator.info.top_k, seed)
+        self.evaluator = evaluator
+        self.by_players = dict(by_players or {})
+        """Evaluators for particular seat counts (e.g. one trained on solo games), played
+        at tables of that many seats instead of ``evaluator``."""
+        self.given_top_k = top_k
+        self.scorer: CandidateScorer | None = None
+        self.seats = 0
+        """The seat count the scorer (and ``top_k``) were set up for."""
+
+    def evaluator_for(self, num_players: int) -> AfterstateEvaluator:
+        """The evaluator played at a table of ``num_players`` seats."""
+        return self.by_players.get(num_players, self.evaluator)
+
+    def _set_up(self, game: Any) -> None:
+        """Check the evaluator of ``game``'s seat count and build its scorer (once per count)."""
+        if self.scorer is not None and self.seats == game.num_players:
+            return
+        evaluator = self.evaluator_for(game.num_players)
+        evaluator.check_game(self.game_name, game)
+        self.scorer, self.seats = evaluator.scorer(game), game.num_players
+        self.top_k = self.given_top_k or evaluator.info.top_k
 
     def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
         """The candidate of the best score among the heuristic's top ``top_k``."""

@@ -7,8 +7,9 @@ At every decision with candidates (:mod:`formosa_envs.agents.candidates`) the ag
 the candidate of the best
 
 * mean play-out margin (the label of :mod:`formosa_envs.training.afterstate.data`:
-  ``--horizon`` own turns, 0 to the end, ``-1`` only until the seat's next turn, i.e. the
-  other seats' replies), measured at play time, with fresh seeds per decision; or, with
+  :func:`~formosa_envs.training.afterstate.data.play_out`: ``--horizon`` own turns, 0 to
+  the end, ``-1`` only the other seats' replies), measured at play time, with fresh seeds
+  per decision; or, with
   ``--reply LAMBDA``,
 * heuristic value less ``LAMBDA`` times the next seat's best reply
   (:data:`~formosa_envs.agents.candidates.REPLY_VALUES`), no play-outs;
@@ -36,85 +37,47 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from formosa_envs.agents.afterstate import top_candidates  # noqa: E402
-from formosa_envs.agents.candidates import (  # noqa: E402
-    TURN_STARTS,
-    candidate_generator,
-    reply_value,
-)
+from formosa_envs.agents.afterstate import CandidateAgent, top_candidates  # noqa: E402
+from formosa_envs.agents.candidates import Candidate, reply_value  # noqa: E402
 from formosa_envs.agents.heuristics import HeuristicAgent  # noqa: E402
-from formosa_envs.training.afterstate.data import _outcome, play_out  # noqa: E402
+from formosa_envs.training.afterstate.data import play_out  # noqa: E402
 
-from formosa_envs.core.engine import CHANCE  # noqa: E402
 from formosa_envs.evaluation.ratings import wilson_interval  # noqa: E402
 from formosa_envs.games import make_game  # noqa: E402
+from formosa_envs.tools.simulate import play_game  # noqa: E402
 
 
-def replies_margin(game: Any, name: str, after: Any, me: int, seed: int, playouts: int
-                   ) -> float:
-    """Mean margin after the other seats' heuristic replies, read at ``me``'s next turn."""
-    margins = []
-    for p in range(playouts):
-        seeds = np.random.SeedSequence(seed, spawn_key=(p,)).generate_state(
-            game.num_players + 1, np.uint64)
-        rng = np.random.default_rng(int(seeds[0]))
-        agents = [HeuristicAgent(name, seed=int(x)) for x in seeds[1:]]
-        s = after.clone()
-        while not game.is_terminal(s):
-            seat = game.current_player(s)
-            if seat == CHANCE:
-                game.resolve_chance(s, rng)
-                continue
-            if seat == me and TURN_STARTS[name](s):
-                break
-            game.apply_legal_action(s, agents[seat].act_on_state(game, s))
-        margins.append(_outcome(game, name, s, me)[0])
-    return float(np.mean(margins))
-
-
-class DirectAgent:
-    """The module docstring's agent (``reply`` None: play-outs)."""
+class DirectAgent(CandidateAgent):
+    """The module docstring's agent (``reply`` None: play-outs), timing its decisions."""
 
     def __init__(self, name: str, args: argparse.Namespace, seed: int) -> None:
-        self.name, self.args = name, args
-        self.heuristic = HeuristicAgent(name, seed=seed)
-        self.rng, self.generate = np.random.default_rng(seed), candidate_generator(name)
-        self.pending: list[int] = []
-        self.pending_at, self.seconds, self.decisions = -1, 0.0, 0
+        super().__init__(name, args.top_k, seed)
+        self.args, self.rng = args, np.random.default_rng(seed)
+        self.seconds, self.decisions = 0.0, 0
 
-    def act(self, game: Any, state: Any) -> int:
+    def act_on_state(self, game: Any, state: Any) -> int:
         """A timed decision."""
         start = time.process_time()
         try:
-            return self._act(game, state)
+            return super().act_on_state(game, state)
         finally:
             self.seconds += time.process_time() - start
             self.decisions += 1
 
-    def _act(self, game: Any, state: Any) -> int:
-        if self.pending:
-            action = self.pending.pop(0)
-            if state.decisions == self.pending_at and action in game.legal_actions(state):
-                self.pending_at += 1
-                return action
-            self.pending = []
-        me = game.current_player(state)
-        found = self.generate(game, state, me, self.args.top_k)
-        if not found:
-            return self.heuristic.act_on_state(game, state)
-        top = top_candidates(found, self.args.top_k)
-        seed = int(self.rng.integers(2**63))   # one per decision: siblings share it
-        chosen = top[int(np.argmax([self._score(game, c, me, seed) for c in top]))]
-        self.pending, self.pending_at = list(chosen.then), state.decisions + 1
-        return chosen.action
+    def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
+        """The best of the top candidates by play-outs (one seed a decision: siblings
+        share it) or by value less the reply."""
+        top = top_candidates(candidates, self.args.top_k)
+        seed = int(self.rng.integers(2**63))
+        return top[int(np.argmax([self._score(game, c, me, seed) for c in top]))]
 
-    def _score(self, game: Any, candidate: Any, me: int, seed: int) -> float:
+    def _score(self, game: Any, candidate: Candidate, me: int, seed: int) -> float:
         a = self.args
         if a.reply is not None:
-            return candidate.value - a.reply * reply_value(self.name, game, candidate.after, me)
-        if a.horizon < 0:
-            return replies_margin(game, self.name, candidate.after, me, seed, a.playouts)
-        return play_out(game, self.name, candidate.after, me, seed, a.playouts, a.horizon)[0]
+            return candidate.value - a.reply * reply_value(self.game_name, game,
+                                                           candidate.after, me)
+        return play_out(game, self.game_name, candidate.after, me, seed, a.playouts,
+                        a.horizon)[0]
 
 
 def play(task: tuple[str, argparse.Namespace, int]) -> tuple[float, float, float]:
@@ -122,21 +85,11 @@ def play(task: tuple[str, argparse.Namespace, int]) -> tuple[float, float, float
     the agent's seconds per decision."""
     name, args, i = task
     deal, seat = divmod(i, 2)
-    game = make_game(name, num_players=2)
-    rng = np.random.default_rng(args.seed + deal)
-    agent = DirectAgent(name, args, args.seed + 1000 + i)
-    other = HeuristicAgent(name, seed=args.seed + 5000 + i)
-    s = game.new_initial_state()
-    while not game.is_terminal(s):
-        p = game.current_player(s)
-        if p == CHANCE:
-            game.resolve_chance(s, rng)
-            continue
-        game.apply_legal_action(s, agent.act(game, s) if p == seat
-                                else other.act_on_state(game, s))
-    scores = game.scores(s)
-    return (game.win_shares(s)[seat], scores[seat] - scores[1 - seat],
-            agent.seconds / max(agent.decisions, 1))
+    agents: list[Any] = [HeuristicAgent(name, seed=args.seed + 5000 + i)] * 2
+    agent = agents[seat] = DirectAgent(name, args, args.seed + 1000 + i)
+    record = play_game(make_game(name, num_players=2), agents, seed=args.seed + deal)
+    margin = record.scores[seat] - record.scores[1 - seat]
+    return record.wins[seat], margin, agent.seconds / max(agent.decisions, 1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -106,12 +106,13 @@ def test_an_evaluator_without_the_reply_never_computes_it(tmp_path: Path,
 
 
 def test_a_reply_file_is_refused_by_a_game_whose_size_differs(tmp_path: Path) -> None:
+    from formosa_envs.agents.policy import PolicyFileError
     game = make_game("dadaocheng", num_players=2)
     path = write_evaluator(tmp_path / "e.npz", game_name="dadaocheng", hidden=8,
                            feature_size=afterstate.feature_size(game, False), reply=True)
     agent = make_agent(f"afterstate:{path}", "dadaocheng", 0)
     _, states = _turn_states(1)
-    with pytest.raises(Exception, match="features.*cannot play dadaocheng"):
+    with pytest.raises(PolicyFileError, match="features.*cannot play dadaocheng"):
         agent.act_on_state(game, states[0])
 
 

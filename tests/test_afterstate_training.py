@@ -72,6 +72,11 @@ def test_a_truncated_play_out_stops_at_the_horizon() -> None:
     margin, win = play_out(game, "tea", state, me, seed=3, playouts=2, horizon=1)
     assert play_out(game, "tea", state, me, seed=3, playouts=2, horizon=1) == (margin, win)
     assert abs(margin) < 60 and win in (0.0, 0.5, 1.0)
+    moved = state.clone()               # horizon -1 after a move: the others' replies only
+    game.apply_action(moved, agents[me].act_on_state(game, moved))
+    replies = labels_module._play(game, moved.clone(), me, np.random.default_rng(1), agents, -1)
+    assert game.current_player(replies) == me and labels_module.is_turn(replies)
+    assert moved.decisions < replies.decisions
 
 
 def test_config_refuses_unknown_and_out_of_range_keys(tmp_path: Path) -> None:

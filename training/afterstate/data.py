@@ -61,8 +61,9 @@ def play_out(game: Any, game_name: str, after: Any, me: int, seed: int, playouts
 
     ``horizon`` 0 plays to the end of the game (the final score margin, the win share);
     otherwise a play-out stops when ``me`` is about to take its ``horizon + 1``-th turn
-    after ``after`` (or the game ends), and the margin is the heuristic's value of ``me``
-    less the best other seat's there (``win``: 1 if that margin is positive, 0.5 if nil).
+    after ``after`` (or the game ends; ``-1``: its first, so only the other seats'
+    replies are played), and the margin is the heuristic's value of ``me`` less the best
+    other seat's there (``win``: 1 if that margin is positive, 0.5 if nil).
     """
     margins, wins = [], []
     for p in range(playouts):
@@ -90,7 +91,7 @@ def _play(game: Any, s: Any, me: int, rng: np.random.Generator, agents: list[Any
             continue
         if horizon and seat == me and turn_start(s):
             turns += 1
-            if turns > horizon:
+            if turns > max(horizon, 0):
                 break
         game.apply_legal_action(s, agents[seat].act_on_state(game, s))
     return s
