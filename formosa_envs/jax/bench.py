@@ -6,6 +6,8 @@ batched steps inside one jitted ``lax.scan``; every environment makes one player
 per step, so decisions/s = batch x steps / seconds. Compile time is measured apart
 (``jit(...).lower(...).compile()``), and the run is the best of ``repeats``. PGX (the
 ``[jax]`` extra installs it) is optional: without it the Connect Four column is left out.
+The heuristic column is the same play with every decision made by the JAX heuristic
+(:class:`.heuristic.FlowersHeuristicJax`, engine step included).
 ``formosa bench flowers --backend jax`` and ``benchmarks/bench_jax.py`` print these figures.
 """
 
@@ -61,6 +63,22 @@ def bench_flowers(batch: int, players: int, steps: int, repeats: int) -> dict[st
     return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
 
 
+def bench_heuristic(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
+    """Heuristic play (every seat) on the Flowers vec env at ``batch``."""
+    from formosa_envs.jax import FlowersVecEnv
+    from formosa_envs.jax.heuristic import FlowersHeuristicJax
+
+    vec = FlowersVecEnv(batch, players)
+    act = jax.vmap(FlowersHeuristicJax(vec.engine).act)
+
+    def step(out: Any, key: jax.Array) -> Any:
+        k_act, k_env = jax.random.split(key)
+        return vec._step(out.state, act(out.state, jax.random.split(k_act, batch)), k_env)
+
+    compile_s, run_s = time_scan(step, vec.reset(jax.random.PRNGKey(0)), steps, repeats)
+    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+
+
 def bench_connect_four(batch: int, steps: int, repeats: int) -> dict[str, float] | None:
     """PGX Connect Four, random legal play with auto-reset, or None without PGX."""
     try:
@@ -86,13 +104,16 @@ def bench_connect_four(batch: int, steps: int, repeats: int) -> dict[str, float]
 
 def bench_rows(batches: list[int], players: int = 2, steps: int = 200, repeats: int = 3,
                pgx: bool = True) -> list[dict[str, Any]]:
-    """One row per batch size: Flowers, Connect Four (None without PGX) and their ratio."""
+    """One row per batch size: Flowers (random and heuristic play), Connect Four (None
+    without PGX) and the ratio of random play to it."""
     rows = []
     for batch in batches:
         flowers = bench_flowers(batch, players, steps, repeats)
+        heuristic = bench_heuristic(batch, players, steps, repeats)
         c4 = bench_connect_four(batch, steps, repeats) if pgx else None
         ratio = flowers["decisions_per_s"] / c4["decisions_per_s"] if c4 else None
-        rows.append({"batch": batch, "flowers": flowers, "connect_four": c4, "ratio": ratio})
+        rows.append({"batch": batch, "flowers": flowers, "heuristic": heuristic,
+                     "connect_four": c4, "ratio": ratio})
     return rows
 
 
@@ -100,12 +121,14 @@ def format_rows(rows: list[dict[str, Any]], players: int, steps: int) -> str:
     """The benchmark table."""
     lines = [f"jax {jax.__version__} on {jax.devices()[0].platform}, Flowers {players} "
              f"players, {steps} steps per run",
-             f"{'batch':>6} {'flowers dec/s':>14} {'compile s':>10} {'c4 dec/s':>12} "
+             f"{'batch':>6} {'flowers dec/s':>14} {'compile s':>10} {'heuristic dec/s':>16} "
+             f"{'c4 dec/s':>12} "
              f"{'c4 compile s':>12} {'ratio':>6}"]
     for row in rows:
         flowers, c4, ratio = row["flowers"], row["connect_four"], row["ratio"]
         c4_text = (f"{c4['decisions_per_s']:12,.0f} {c4['compile_s']:12.1f} {ratio:6.2f}"
                    if c4 else f"{'n/a':>12} {'n/a':>12} {'n/a':>6}")
         lines.append(f"{row['batch']:6d} {flowers['decisions_per_s']:14,.0f} "
-                     f"{flowers['compile_s']:10.1f} {c4_text}")
+                     f"{flowers['compile_s']:10.1f} "
+                     f"{row['heuristic']['decisions_per_s']:16,.0f} {c4_text}")
     return "\n".join(lines)
