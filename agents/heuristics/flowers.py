@@ -238,4 +238,6 @@ def _keep_or_cash(game: Any, s: Any, me: int, w: Weights) -> int:
     if len(view.rivals) > w.crowd:  # no single opponent can end the round yet
         return KEEP
     danger = max((view.potential(p, ()) for p in view.rivals), default=0.0)
-    return CASH if danger >= w.threat * game.vp_threshold else KEEP
+    # a potential exactly at the line counts as reaching it (float rounding must not
+    # decide: the JAX heuristic computes in float32 and makes the same call)
+    return CASH if danger >= w.threat * game.vp_threshold - 1e-9 else KEEP

@@ -16,6 +16,10 @@ takes the tied option with the largest entry of ``noise`` (float[111], one per a
 Given the Python heuristic's own draws as ``noise`` (``rng.random(len(legal))``, spread
 over the legal actions in order) both pick the same action; :meth:`act` draws the noise
 from a key. A single legal action, and keep-or-cash, draw no noise in either.
+
+Keep-or-cash compares a rival's potential with 0.8 x the threshold; a potential exactly
+at that line cashes in both (the Python heuristic compares with a 1e-9 margin since this
+engine was added: before, float64 rounding decided those rare exact cases).
 """
 
 from __future__ import annotations
@@ -150,10 +154,11 @@ class FlowersHeuristicJax:
                          leave[card] - jnp.float32(w.hold) * own[card])
         values = jnp.full(self.engine.num_actions, -jnp.inf, jnp.float32)
         is_play = s.kind == PLAY
-        values = values.at[jnp.where(is_play & (cards >= 0), PLAY0 + card, -1)].set(
+        nowhere = self.engine.num_actions  # out of bounds: dropped (-1 would wrap around)
+        values = values.at[jnp.where(is_play & (cards >= 0), PLAY0 + card, nowhere)].set(
             play, mode="drop")
         targets = self.tables.partners[card[0]]
-        capture_ids = jnp.where(~is_play & valid[0], CAPTURE0 + targets, -1)
+        capture_ids = jnp.where(~is_play & valid[0], CAPTURE0 + targets, nowhere)
         values = values.at[capture_ids].set(take[0], mode="drop")
         return values.at[LEAVE].set(jnp.where(is_play, -jnp.inf, leave[card[0]]))
 
@@ -205,7 +210,8 @@ class FlowersHeuristicJax:
         possible = self._possible(s)
         danger = jax.vmap(self._potential)(s.piles, possible)
         danger = jnp.where(rivals.any(), jnp.where(rivals, danger, -jnp.inf).max(), 0.0)
-        risky = (rivals.sum() <= w.crowd) & (danger >= w.threat * ctx.threshold)
+        line = w.threat * ctx.threshold - TIE_TOLERANCE  # exactly at the line cashes
+        risky = (rivals.sum() <= w.crowd) & (danger >= line)
         return jnp.where(sure | risky, CASH, KEEP).astype(jnp.int32)
 
 

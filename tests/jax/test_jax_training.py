@@ -53,11 +53,12 @@ def test_learner_steps_always_leave_the_learner_to_move() -> None:
     vec = FlowersVecEnv(8, num_players=3)
     params = init_params(jax.random.PRNGKey(0), vec.observation_size, vec.num_actions, (8,))
     pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * 2), params)
-    randoms = play.random_lanes(8, 2, 0.5)
-    assert randoms.tolist() == [True] * 4 + [False] * 4
-    assert play.random_block_count(2, 0.5) == 1
-    games, seats = play.new_games(vec, pool, 1, jax.random.PRNGKey(1), "relu")
-    step = jax.jit(lambda g, s, a, k: play.learner_step(vec, pool, 1, g, s, a, k, "relu"))
+    lineup = play.make_lineup(vec, 2, 0.5)
+    randoms, heuristics = lineup.lanes(8, 2)
+    assert randoms.tolist() == [True] * 4 + [False] * 4 and not heuristics.any()
+    assert lineup.random_blocks == 1 and lineup.heuristic is None
+    games, seats = play.new_games(vec, pool, lineup, jax.random.PRNGKey(1), "relu")
+    step = jax.jit(lambda g, s, a, k: play.learner_step(vec, pool, lineup, g, s, a, k, "relu"))
     finished = 0
     for i in range(60):
         assert np.array_equal(np.asarray(games.current_player), np.asarray(seats))
@@ -77,10 +78,40 @@ def test_capped_opponent_rounds_make_at_most_that_many_moves() -> None:
     games = vec.reset(jax.random.PRNGKey(1)).state
     seats = jnp.full(32, 3)  # seat 0 starts: three opponents' turns before the learner's
     after, _, _, done = jax.jit(lambda g, s, k: play.play_opponents(
-        vec, pool, 1, g, s, k, "relu", max_moves=2))(games, seats, jax.random.PRNGKey(2))
+        vec, pool, play.Lineup(random_blocks=1), g, s, k, "relu", max_moves=2))(
+        games, seats, jax.random.PRNGKey(2))
     moved = np.asarray(after.decisions - games.decisions)
     assert not np.asarray(done).any() and (moved >= 1).all() and (moved <= 2).all()
     assert (np.asarray(after.current_player) != 3).all()  # not ready: the next step skips
+
+
+def test_heuristic_blocks_play_the_heuristic_with_their_epsilon() -> None:
+    """Blocks: random, heuristic (epsilon 0), heuristic (epsilon 1), snapshot."""
+    from formosa_envs.jax.heuristic import FlowersHeuristicJax
+    vec = FlowersVecEnv(16, num_players=2)
+    lineup = play.make_lineup(vec, 4, 0.25, heuristic_fraction=0.5, heuristic_epsilon=1.0)
+    assert lineup.random_blocks == 1 and lineup.epsilons == (0.0, 1.0)
+    randoms, heuristics = lineup.lanes(16, 4)
+    assert randoms.tolist() == [True] * 4 + [False] * 12
+    assert heuristics.tolist() == [False] * 4 + [True] * 4 + [False] * 8
+    params = init_params(jax.random.PRNGKey(0), vec.observation_size, vec.num_actions, (8,))
+    pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * 4), params)
+    values_of = jax.vmap(FlowersHeuristicJax(vec.engine).option_values)
+    agree = np.zeros(16)
+    for i in range(20):
+        states = vec.reset(jax.random.PRNGKey(10 + i)).state  # first plays of new games
+        moves = np.asarray(play.opponent_actions(pool, states, lineup,
+                                                 jax.random.PRNGKey(i), "relu"))
+        assert np.asarray(states.legal_action_mask)[np.arange(16), moves].all()
+        values = np.asarray(values_of(states))
+        agree += values[np.arange(16), moves] >= values.max(axis=1) - 1e-4
+    assert (agree[4:8] == 20).all()        # epsilon 0: always a best move of the heuristic
+    assert agree[8:12].mean() < 15         # epsilon 1: random legal moves
+
+
+def test_too_many_fixed_blocks_are_refused() -> None:
+    with pytest.raises(ConfigError, match="heuristic_fraction"):
+        load_jax_config(None, pool_size=4, random_fraction=0.5, heuristic_fraction=0.75)
 
 
 def test_a_skipped_lane_stays_put() -> None:
@@ -102,7 +133,7 @@ def _trajectory(reward: list[float], done: list[float], value: list[float],
         return jnp.asarray(values)[:, None]
     return Trajectory(obs=zeros, mask=zeros, action=zeros, logp=zeros, value=column(value),
                       reward=column(reward), done=column(done), random_opponent=zeros,
-                      valid=column(valid))
+                      heuristic_opponent=zeros, teacher=zeros, valid=column(valid))
 
 
 def test_gae_carries_the_final_reward_back_and_stops_at_game_ends() -> None:
@@ -132,7 +163,8 @@ def test_the_loss_ignores_skipped_steps() -> None:
         return Batch(obs=jnp.asarray(obs), mask=jnp.ones((n, 111), bool),
                      action=jnp.asarray(rng.integers(0, 111, n)),
                      logp=jnp.full(n, -4.7), advantage=jnp.asarray(rng.normal(size=n)),
-                     target=jnp.asarray(rng.normal(size=n)), valid=jnp.asarray(valid))
+                     target=jnp.asarray(rng.normal(size=n)), valid=jnp.asarray(valid),
+                     teacher=jnp.zeros(n, jnp.int32))
     params = init_params(jax.random.PRNGKey(0), 442, 111, (16,))
     cfg = JaxTrainConfig()
     rng = np.random.default_rng(1)

@@ -29,7 +29,9 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
 FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
     "learning_rate": (1e-8, 1.0), "gae_lambda": (0.0, 1.0), "clip": (1e-6, 10.0),
     "value_coef": (0.0, 100.0), "entropy_coef": (0.0, 10.0), "max_grad_norm": (1e-6, 1e6),
-    "random_fraction": (0.0, 1.0), "minutes": (0.0, 10_000.0)}
+    "random_fraction": (0.0, 1.0), "heuristic_fraction": (0.0, 1.0),
+    "heuristic_epsilon": (0.0, 1.0), "kickstart": (0.0, 100.0),
+    "kickstart_share": (0.0, 1.0), "minutes": (0.0, 10_000.0)}
 ACTIVATIONS = ("relu", "tanh")
 
 
@@ -60,6 +62,16 @@ class JaxTrainConfig:
     """Rounds of opponent moves after each learner step; a lane whose opponents still have
     a decision skips its next learner step (recorded as invalid, left out of the loss)."""
     random_fraction: float = 0.25
+    heuristic_fraction: float = 0.0
+    """Share of the blocks that play the JAX heuristic (after the random ones)."""
+    heuristic_epsilon: float = 0.0
+    """The heuristic blocks' chance of a random move, spread from 0 (one block plays the
+    heuristic itself) to this value."""
+    kickstart: float = 0.0
+    """Kickstarting: the initial weight of a cross-entropy loss to the JAX heuristic's
+    action at each learner decision (0: none)."""
+    kickstart_share: float = 0.5
+    """The share of the budget (time, else updates) over which that weight falls to 0."""
     updates: int = 1_000_000
     """Stop after this many updates (or ``minutes``, whichever comes first)."""
     minutes: float = 9.0
@@ -83,6 +95,11 @@ class JaxTrainConfig:
         if self.num_envs % self.pool_size:
             raise ConfigError(f"jax training option num_envs ({self.num_envs}) must be a "
                               f"multiple of pool_size ({self.pool_size}){where}")
+        fixed = (round(self.random_fraction * self.pool_size)
+                 + round(self.heuristic_fraction * self.pool_size))
+        if fixed > self.pool_size:
+            raise ConfigError(f"jax training options random_fraction and heuristic_fraction "
+                              f"ask for {fixed} of {self.pool_size} blocks (pool_size){where}")
         if self.num_envs * self.rollout_steps < self.minibatches:
             raise ConfigError(f"jax training option minibatches ({self.minibatches}) is more "
                               f"than the samples of an update "

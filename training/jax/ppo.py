@@ -5,11 +5,14 @@ learner, its opponents and the PPO update run in one compiled function. A batch 
 ``num_envs`` games is played at once; in each the learner holds one seat (drawn at every
 reset) and the other seats are played inside the env step by an **opponent**. The games
 are split into ``pool_size`` blocks (:mod:`formosa_envs.training.jax.selfplay`):
-``random_fraction`` of
-the blocks play against a uniformly random legal player, each other block against one
-frozen snapshot of the learner (the snapshots form a ring refreshed every
-``snapshot_every`` updates). The learner's environment step is therefore: its own move,
-then up to ``opponent_moves`` rounds of the opponents' moves, so its rollouts hold only its
+``random_fraction`` of the blocks play against a uniformly random legal player,
+``heuristic_fraction`` against the JAX heuristic (epsilons from 0 to ``heuristic_epsilon``),
+each other block against one frozen snapshot of the learner (the snapshots form a ring
+refreshed every ``snapshot_every`` updates). With ``kickstart`` > 0 a cross-entropy loss
+toward the JAX heuristic's action at each learner decision (kickstarting: Schmitt et al.,
+2018) starts at that weight and falls linearly to 0 over ``kickstart_share`` of the budget.
+The learner's environment step is therefore: its own move, then up to
+``opponent_moves`` rounds of the opponents' moves, so its rollouts hold only its
 own decisions (a lane whose opponents are still to move records an invalid step, left out
 of the loss; see :mod:`formosa_envs.training.jax.selfplay`) and its reward is its final rank return
 (``Game.returns``; a game stopped by the length guard is a draw, 0). At the end of a
@@ -45,6 +48,7 @@ class Carry(NamedTuple):
     key: jax.Array
     update: jax.Array                # int32: updates done
     lr_scale: jax.Array              # float32: the learning rate's factor (annealing)
+    teacher_scale: jax.Array         # float32: the kickstarting loss's weight now
 
 
 
@@ -60,6 +64,8 @@ class Trajectory(NamedTuple):
     reward: jax.Array
     done: jax.Array
     random_opponent: jax.Array
+    heuristic_opponent: jax.Array    # the lane plays the heuristic itself (epsilon 0)
+    teacher: jax.Array               # int32: the heuristic's action here (kickstarting)
     valid: jax.Array                 # 1.0 where the learner moved (its seat was to move)
 
 
@@ -73,6 +79,7 @@ class Batch(NamedTuple):
     advantage: jax.Array
     target: jax.Array
     valid: jax.Array
+    teacher: jax.Array
 
 
 def gae(traj: Trajectory, last_value: jax.Array, lam: float) -> tuple[jax.Array, jax.Array]:
@@ -98,9 +105,10 @@ def gae(traj: Trajectory, last_value: jax.Array, lam: float) -> tuple[jax.Array,
     return advantages, advantages + traj.value
 
 
-def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: JaxTrainConfig
-             ) -> tuple[jax.Array, dict[str, jax.Array]]:
-    """Clipped policy loss + value loss - entropy bonus, and its parts."""
+def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: JaxTrainConfig,
+             teacher_scale: jax.Array | float = 0.0) -> tuple[jax.Array, dict[str, jax.Array]]:
+    """Clipped policy loss + value loss - entropy bonus (+ ``teacher_scale`` x the
+    cross-entropy to the heuristic's actions: kickstarting), and its parts."""
     logits = masked_logits(params, batch.obs, batch.mask, cfg.activation)
     log_probs = jax.nn.log_softmax(logits)
     logp = jnp.take_along_axis(log_probs, batch.action[:, None], axis=1)[:, 0]
@@ -116,8 +124,11 @@ def ppo_loss(params: dict[str, Layers], batch: Batch, cfg: JaxTrainConfig
     policy_loss = -mean(jnp.minimum(ratio * adv, clipped * adv))
     value_loss = 0.5 * mean((value_of(params, batch.obs, cfg.activation) - batch.target) ** 2)
     entropy = -mean(jnp.where(batch.mask, jnp.exp(log_probs) * log_probs, 0.0).sum(axis=1))
-    total = policy_loss + cfg.value_coef * value_loss - cfg.entropy_coef * entropy
-    return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
+    imitation = -mean(jnp.take_along_axis(log_probs, batch.teacher[:, None], axis=1)[:, 0])
+    total = (policy_loss + cfg.value_coef * value_loss - cfg.entropy_coef * entropy
+             + teacher_scale * imitation)
+    return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy,
+                   "teacher_loss": imitation}
 
 
 def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
@@ -132,32 +143,43 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
     if n % cfg.pool_size or vec.num_envs != n:
         raise ValueError(f"num_envs ({n}) must be a multiple of pool_size ({cfg.pool_size}) "
                          f"and the vector env's size ({vec.num_envs})")
-    randoms = play.random_lanes(n, cfg.pool_size, cfg.random_fraction)
-    random_blocks = play.random_block_count(cfg.pool_size, cfg.random_fraction)
+    lineup = play.make_lineup(vec, cfg.pool_size, cfg.random_fraction,
+                              cfg.heuristic_fraction, cfg.heuristic_epsilon)
+    randoms, heuristics = lineup.lanes(n, cfg.pool_size)
+    teacher = None
+    if cfg.kickstart > 0:
+        from formosa_envs.jax.heuristic import FlowersHeuristicJax
+        teacher = lineup.heuristic or FlowersHeuristicJax(vec.engine)
+
+    def teacher_actions(games: Any, key: jax.Array) -> jax.Array:
+        if teacher is None:
+            return jnp.zeros(n, jnp.int32)
+        return jax.vmap(teacher.act)(games, jax.random.split(key, n))
 
     def init(key: jax.Array) -> Carry:
         k_params, k_games, k_next = jax.random.split(key, 3)
         params = init_params(k_params, vec.observation_size, vec.num_actions, cfg.hidden)
         pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * cfg.pool_size), params)
-        games, seats = play.new_games(vec, pool, random_blocks, k_games, act)
+        games, seats = play.new_games(vec, pool, lineup, k_games, act)
         return Carry(params, optimizer.init(params), pool, jnp.int32(1), games, seats,
-                     k_next, jnp.int32(0), jnp.float32(1.0))
+                     k_next, jnp.int32(0), jnp.float32(1.0), jnp.float32(cfg.kickstart))
 
     def rollout(carry: Carry) -> tuple[Carry, Trajectory, jax.Array]:
         def env_step(c: tuple, _: Any) -> tuple[tuple, Trajectory]:
             games, seats, key = c
-            key, k_act, k_env = jax.random.split(key, 3)
+            key, k_act, k_env, k_teacher = jax.random.split(key, 4)
             obs, mask = games.observation, games.legal_action_mask
+            taught = teacher_actions(games, k_teacher)
             valid = games.current_player == seats
             logits = masked_logits(carry.params, obs, mask, act)
             action = sample_logits(k_act, logits, mask)
             logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], 1)[:, 0]
             value = value_of(carry.params, obs, act)
             games, seats, reward, done = play.learner_step(
-                vec, carry.pool, random_blocks, games, seats, action, k_env, act,
+                vec, carry.pool, lineup, games, seats, action, k_env, act,
                 cfg.opponent_moves)
             record = Trajectory(obs, mask, action, logp, value, reward,
-                                done.astype(jnp.float32), randoms,
+                                done.astype(jnp.float32), randoms, heuristics, taught,
                                 valid.astype(jnp.float32))
             return (games, seats, key), record
 
@@ -166,7 +188,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
                                                  length=cfg.rollout_steps)
         key, k_last = jax.random.split(key)
         games, seats, reward, done = play.play_opponents(  # every lane to its learner
-            vec, carry.pool, random_blocks, games, seats, k_last, act)
+            vec, carry.pool, lineup, games, seats, k_last, act)
         traj = traj._replace(reward=traj.reward.at[-1].add(reward),
                              done=traj.done.at[-1].max(done.astype(jnp.float32)))
         last_value = value_of(carry.params, games.observation, act)
@@ -176,7 +198,8 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
               ) -> tuple[Carry, dict[str, jax.Array]]:
         advantages, targets = gae(traj, last_value, cfg.gae_lambda)
         flat = Batch(*(x.reshape((-1,) + x.shape[2:]) for x in (
-            traj.obs, traj.mask, traj.action, traj.logp, advantages, targets, traj.valid)))
+            traj.obs, traj.mask, traj.action, traj.logp, advantages, targets, traj.valid,
+            traj.teacher)))
         size = flat.action.shape[0] // cfg.minibatches
         key, k_perm = jax.random.split(carry.key)
 
@@ -188,7 +211,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
             def minibatch(c2: tuple, batch: Batch) -> tuple[tuple, dict[str, jax.Array]]:
                 params, opt_state = c2
                 (_, parts), grads = jax.value_and_grad(ppo_loss, has_aux=True)(
-                    params, batch, cfg)
+                    params, batch, cfg, carry.teacher_scale)
                 updates, opt_state = optimizer.update(grads, opt_state, params)
                 updates = jax.tree_util.tree_map(lambda u: u * carry.lr_scale, updates)
                 return (optax.apply_updates(params, updates), opt_state), parts
@@ -202,7 +225,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
 
     def snapshot(carry: Carry) -> Carry:
         take = (carry.update + 1) % cfg.snapshot_every == 0
-        played = cfg.pool_size - random_blocks  # the slots a block plays (the last ones)
+        played = cfg.pool_size - lineup.fixed_blocks  # the snapshot slots (the last ones)
         slot = cfg.pool_size - 1 - carry.snapshots % max(played, 1)
         pool = jax.tree_util.tree_map(
             lambda p, q: jnp.where(take, p.at[slot].set(q), p), carry.pool, carry.params)
@@ -221,11 +244,15 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
 
 
 def episode_metrics(traj: Trajectory) -> dict[str, jax.Array]:
-    """Games finished in a rollout and the learner's results in them, overall and against
-    the random player (the rest are against snapshots of itself)."""
+    """Games finished in a rollout and the learner's results in them, overall, against
+    the random player and against the heuristic itself (epsilon 0)."""
     done, won = traj.done, (traj.reward > 0).astype(jnp.float32)
     vs_random = done * traj.random_opponent
-    return {"games": done.sum(), "learner_steps": traj.valid.sum(),
+    vs_heuristic = done * traj.heuristic_opponent
+    return {"games_vs_heuristic": vs_heuristic.sum(),
+            "win_rate_vs_heuristic": (won * vs_heuristic).sum()
+            / jnp.maximum(vs_heuristic.sum(), 1),
+            "games": done.sum(), "learner_steps": traj.valid.sum(),
             "win_rate": (won * done).sum() / jnp.maximum(done.sum(), 1),
             "return": (traj.reward * done).sum() / jnp.maximum(done.sum(), 1),
             "games_vs_random": vs_random.sum(),

@@ -2,11 +2,15 @@
 :mod:`formosa_envs.training.jax.ppo`).
 
 The batch of ``num_envs`` games (lanes) is split into ``pool_size`` equal blocks; block
-``k`` plays against opponent ``k``: the first ``random_blocks`` blocks against a uniformly
-random legal player, the others against snapshot ``k`` of the learner's pool. A fixed
-lane-to-opponent map lets every snapshot run once per move on its own block (a ``vmap``
-over the snapshots) instead of gathering a parameter set for every game, and the random
-blocks run no network at all.
+``k`` plays against opponent ``k`` (a :class:`Lineup`): the first blocks against a
+uniformly random legal player, the next against the JAX Flowers heuristic
+(:class:`~formosa_envs.jax.heuristic.FlowersHeuristicJax`), each with its own epsilon
+(a random legal move with that probability, else the heuristic's: a curriculum from an
+easier opponent to the heuristic itself), the rest against snapshot ``k`` of the learner's
+pool. A fixed lane-to-opponent map lets every snapshot run once per move on its own block
+(a ``vmap`` over the snapshots) instead of gathering a parameter set for every game, and
+the random and heuristic blocks run no network at all. Every other seat of a lane is
+played by that lane's opponent.
 
 One learner step: the learner's action in every lane where its seat is to move, then up
 to ``max_moves`` rounds of opponent moves in the lanes where another seat is to move. A
@@ -21,47 +25,80 @@ the lane then gets a new learner seat.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 from formosa_envs.training.jax.nets import Layers, masked_logits
 
+from formosa_envs.jax.heuristic import FlowersHeuristicJax, epsilon_actions
 from formosa_envs.jax.sample import sample_legal, sample_logits
 from formosa_envs.jax.vec_env import FlowersVecEnv
 
 
-def random_block_count(pool_size: int, random_fraction: float) -> int:
-    """How many of the ``pool_size`` opponent blocks play at random."""
-    return round(random_fraction * pool_size)
+@dataclass(frozen=True, eq=False)
+class Lineup:
+    """Which opponent each block of lanes meets (static: fixed when the update compiles).
+
+    Blocks in order: ``random_blocks`` random players, then one heuristic block per entry
+    of ``epsilons`` (its probability of a random move), then snapshots of the learner."""
+
+    random_blocks: int = 0
+    epsilons: tuple[float, ...] = ()
+    heuristic: FlowersHeuristicJax | None = None
+
+    @property
+    def fixed_blocks(self) -> int:
+        """Blocks that play no snapshot (random and heuristic)."""
+        return self.random_blocks + len(self.epsilons)
+
+    def lanes(self, num_envs: int, pool_size: int) -> tuple[jax.Array, jax.Array]:
+        """bool[num_envs] twice: the lanes against the random player, and against the
+        heuristic itself (epsilon 0)."""
+        width = num_envs // pool_size
+        block = jnp.arange(num_envs) // width
+        first = self.random_blocks
+        pure = jnp.asarray([e == 0.0 for e in self.epsilons] + [False])
+        heuristic = (block >= first) & (block < self.fixed_blocks)
+        return block < first, heuristic & pure[jnp.clip(block - first, 0, len(self.epsilons))]
 
 
-def random_lanes(num_envs: int, pool_size: int, random_fraction: float) -> jax.Array:
-    """bool[num_envs]: the lanes whose opponents play at random (whole blocks, first)."""
-    blocks = random_block_count(pool_size, random_fraction)
-    return jnp.arange(num_envs) < blocks * (num_envs // pool_size)
+def make_lineup(vec: FlowersVecEnv, pool_size: int, random_fraction: float,
+                heuristic_fraction: float = 0.0, heuristic_epsilon: float = 0.0) -> Lineup:
+    """The blocks for these shares of ``pool_size``: heuristic blocks get epsilons spread
+    evenly from 0 (the heuristic itself) to ``heuristic_epsilon``."""
+    randoms = round(random_fraction * pool_size)
+    count = min(round(heuristic_fraction * pool_size), pool_size - randoms)
+    epsilons = tuple(float(heuristic_epsilon * i / max(count - 1, 1)) for i in range(count))
+    return Lineup(randoms, epsilons, FlowersHeuristicJax(vec.engine) if count else None)
 
 
-def opponent_actions(pool: dict[str, Layers], states: Any, random_blocks: int,
+def opponent_actions(pool: dict[str, Layers], states: Any, lineup: Lineup,
                      key: jax.Array, activation: str) -> jax.Array:
     """Every lane's move for its seat to act: a random block's lanes uniformly among the
-    legal actions, a snapshot block's lanes from the policy of its snapshot."""
+    legal actions, a heuristic block's by the (epsilon-)heuristic, a snapshot block's
+    from the policy of its snapshot."""
     obs, mask = states.observation, states.legal_action_mask
     k = jax.tree_util.tree_leaves(pool)[0].shape[0]
     width = obs.shape[0] // k
-    split = random_blocks * width
-    k_random, k_policy = jax.random.split(key)
+    split, fixed = lineup.random_blocks * width, lineup.fixed_blocks * width
+    k_random, k_heuristic, k_policy = jax.random.split(key, 3)
     parts = []
-    if random_blocks:
+    if split:
         parts.append(sample_legal(k_random, mask[:split]))
-    if random_blocks < k:
-        snapshots = jax.tree_util.tree_map(lambda leaf: leaf[random_blocks:], pool)
-        shape = (k - random_blocks, width)
+    if fixed > split:
+        part = jax.tree_util.tree_map(lambda leaf: leaf[split:fixed], states)
+        epsilon = jnp.repeat(jnp.asarray(lineup.epsilons, jnp.float32), width)
+        parts.append(epsilon_actions(lineup.heuristic, part, epsilon, k_heuristic))
+    if lineup.fixed_blocks < k:
+        snapshots = jax.tree_util.tree_map(lambda leaf: leaf[lineup.fixed_blocks:], pool)
+        shape = (k - lineup.fixed_blocks, width)
         logits = jax.vmap(masked_logits, in_axes=(0, 0, 0, None))(
-            snapshots, obs[split:].reshape(shape + obs.shape[1:]),
-            mask[split:].reshape(shape + mask.shape[1:]), activation)
-        parts.append(sample_logits(k_policy, logits.reshape(mask[split:].shape),
-                                   mask[split:]))
+            snapshots, obs[fixed:].reshape(shape + obs.shape[1:]),
+            mask[fixed:].reshape(shape + mask.shape[1:]), activation)
+        parts.append(sample_logits(k_policy, logits.reshape(mask[fixed:].shape),
+                                   mask[fixed:]))
     return jnp.concatenate(parts)
 
 
@@ -69,7 +106,7 @@ def _new_seats(vec: FlowersVecEnv, key: jax.Array) -> jax.Array:
     return jax.random.randint(key, (vec.num_envs,), 0, vec.num_players)
 
 
-def play_opponents(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: int,
+def play_opponents(vec: FlowersVecEnv, pool: dict[str, Layers], lineup: Lineup,
                    states: Any, seats: jax.Array, key: jax.Array, activation: str,
                    max_moves: int | None = None) -> tuple[Any, jax.Array, jax.Array, jax.Array]:
     """Opponents move in every lane where the learner is not to move, for at most
@@ -88,7 +125,7 @@ def play_opponents(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: i
         s, seat, k, reward, done, rounds = carry
         k, k_act, k_env, k_seat = jax.random.split(k, 4)
         live = s.current_player != seat
-        actions = opponent_actions(pool, s, random_blocks, k_act, activation)
+        actions = opponent_actions(pool, s, lineup, k_act, activation)
         out = vec._step(s, jnp.where(live, actions, -1), k_env)  # -1: that lane stays put
         ended = out.done & live
         reward = reward + jnp.where(live, out.rewards[lanes, seat], 0.0)
@@ -100,18 +137,18 @@ def play_opponents(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: i
     return states, seats, reward, done
 
 
-def new_games(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: int,
+def new_games(vec: FlowersVecEnv, pool: dict[str, Layers], lineup: Lineup,
               key: jax.Array, activation: str) -> tuple[Any, jax.Array]:
     """A new game in every lane, played up to the learner's first decision, and the
     learner's seat in it."""
     k_init, k_seat, k_play = jax.random.split(key, 3)
     seats = _new_seats(vec, k_seat)
-    states, seats, _, _ = play_opponents(vec, pool, random_blocks, vec._reset(k_init).state,
+    states, seats, _, _ = play_opponents(vec, pool, lineup, vec._reset(k_init).state,
                                          seats, k_play, activation)
     return states, seats
 
 
-def learner_step(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: int,
+def learner_step(vec: FlowersVecEnv, pool: dict[str, Layers], lineup: Lineup,
                  states: Any, seats: jax.Array, actions: jax.Array, key: jax.Array,
                  activation: str, max_moves: int | None = None
                  ) -> tuple[Any, jax.Array, jax.Array, jax.Array]:
@@ -124,6 +161,6 @@ def learner_step(vec: FlowersVecEnv, pool: dict[str, Layers], random_blocks: int
     reward = jnp.where(ready, out.rewards[jnp.arange(vec.num_envs), seats], 0.0)
     done = out.done & ready
     seats = jnp.where(done, _new_seats(vec, k_seat), seats)
-    states, seats, more, ended = play_opponents(vec, pool, random_blocks, out.state, seats,
+    states, seats, more, ended = play_opponents(vec, pool, lineup, out.state, seats,
                                                 k_play, activation, max_moves)
     return states, seats, reward + more, done | ended

@@ -81,8 +81,10 @@ def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
                       else "jax ppo (updates)", enabled=show_progress)
     while len(rows) < config.updates and time.perf_counter() - started < budget:
         calls = min(config.updates_per_call, config.updates - len(rows))
-        carry = carry._replace(lr_scale=_lr_scale(config, len(rows),
-                                                  time.perf_counter() - started, budget))
+        elapsed = time.perf_counter() - started
+        carry = carry._replace(lr_scale=_lr_scale(config, len(rows), elapsed, budget),
+                               teacher_scale=_teacher_scale(config, len(rows), elapsed,
+                                                            budget))
         carry, metrics = train(carry, calls)   # a shorter last call compiles once more
         metrics = jax.device_get(metrics)
         wall = time.perf_counter() - started
@@ -93,7 +95,8 @@ def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
         _export_snapshot(carry, config, out, len(rows), calls)
         bar.update(int(wall) if timed else len(rows),
                    f"update {len(rows)}, win {rows[-1]['win_rate']:.2f}, vs random "
-                   f"{rows[-1]['win_rate_vs_random']:.2f}")
+                   f"{rows[-1]['win_rate_vs_random']:.2f}, vs heuristic "
+                   f"{rows[-1]['win_rate_vs_heuristic']:.2f}")
     bar.close()
     _write_metrics(out / "metrics.csv", rows)
     return carry, rows, time.perf_counter() - started
@@ -107,6 +110,15 @@ def _lr_scale(config: JaxTrainConfig, done: int, elapsed: float, budget: float) 
         return np.float32(1.0)
     used = elapsed / budget if budget < float("inf") else done / config.updates
     return np.float32(max(0.0, 1.0 - used))
+
+
+def _teacher_scale(config: JaxTrainConfig, done: int, elapsed: float, budget: float) -> Any:
+    """The kickstarting weight for the next call: ``kickstart`` falling linearly to 0 at
+    ``kickstart_share`` of the budget (time with ``minutes``, else updates)."""
+    import numpy as np
+    used = elapsed / budget if budget < float("inf") else done / config.updates
+    left = 1.0 - used / config.kickstart_share if config.kickstart_share > 0 else 0.0
+    return np.float32(config.kickstart * max(0.0, left))
 
 
 def _export_snapshot(carry: Any, config: JaxTrainConfig, out: Path, done: int,
@@ -151,6 +163,10 @@ def build_parser() -> OneLineParser:
     parser.add_argument("game", choices=["flowers"], help="only flowers has a JAX engine")
     parser.add_argument("--backend", choices=["jax"], default="jax",
                         help="jax (set by formosa train --backend jax)")
+    parser.add_argument("--method", choices=["ppo", "gumbel"], default="ppo",
+                        help="ppo: jitted PPO against heuristic, random and snapshot "
+                             "opponents (default); gumbel: Gumbel MuZero self-play with mctx "
+                             "(2 players; config training/configs/flowers_gumbel.toml)")
     parser.add_argument("--config", help="TOML file (default training/configs/flowers_jax.toml)")
     parser.add_argument("--out", default=DEFAULT_OUT, help=f"run folder (default {DEFAULT_OUT})")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -165,6 +181,8 @@ def build_parser() -> OneLineParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; bad options raise :class:`ConfigError` before JAX is imported."""
     args = build_parser().parse_args(argv)
+    if args.method == "gumbel":
+        return _main_gumbel(args)
     overrides = {FIELD.get(flag, flag.replace("-", "_")): getattr(args, flag.replace("-", "_"))
                  for flag in FLAGS}
     config = load_jax_config(args.config, **overrides)
@@ -181,6 +199,32 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _main_gumbel(args: Any) -> int:
+    """``--method gumbel``: the Gumbel MuZero self-play run (:mod:`.gumbel_train`)."""
+    from formosa_envs.training.jax.gumbel_train import load_gumbel_config
+    if args.players not in (None, 2):
+        raise ConfigError(f"--method gumbel plays 2 players (the search's values are "
+                          f"zero-sum), got --players {args.players}")
+    if args.updates is not None:
+        raise ConfigError("--method gumbel counts iterations, not updates: set iterations "
+                          "in its --config")
+    config = load_gumbel_config(args.config, minutes=args.minutes, seed=args.seed,
+                                num_envs=args.num_envs, eval_games=args.eval_games)
+    out = "runs/flowers_gumbel" if args.out == DEFAULT_OUT else args.out
+    _check_fresh_folder(check_output_folder(out, "--out", default=args.out == DEFAULT_OUT))
+    _require_jax(gumbel=True)
+    from formosa_envs.training.jax.gumbel_train import run as run_gumbel
+    summary = run_gumbel(config, out, show_progress=not args.quiet)
+    print(f"{summary['iterations']} iterations, {summary['searched_decisions']:,} searched "
+          f"decisions in {summary['train_s']} s (compile {summary['compile_s']} s)")
+    for name, share in summary.items():
+        if isinstance(share, dict) and "win_rate" in share:
+            print(f"{name.replace('_', ' ')}: win rate {share['win_rate']:.1%} (95% CI "
+                  f"{share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
+    print(f"run directory: {out}")
+    return 0
+
+
 RUN_FILES = ("config.json", "metrics.csv", "network.npz", "summary.json", "networks")
 
 
@@ -193,9 +237,10 @@ def _check_fresh_folder(out: Path) -> None:
                           "choose another --out (JAX runs do not resume)")
 
 
-def _require_jax() -> None:
+def _require_jax(gumbel: bool = False) -> None:
     import importlib.util
-    if importlib.util.find_spec("jax") is None or importlib.util.find_spec("optax") is None:
+    needed = ("jax", "optax", "mctx") if gumbel else ("jax", "optax")
+    if any(importlib.util.find_spec(name) is None for name in needed):
         raise ConfigError("--backend jax needs the [jax] extra: pip install -e '.[jax]'")
 
 
