@@ -8,8 +8,9 @@
   behaviour cloning into a network with a value head.
 * :mod:`~formosa_envs.training.xit` - expert iteration: search-guided self-play that
   distils the search's visit counts back into the network.
-* :mod:`~formosa_envs.training.jax` - the jitted self-play PPO on the JAX Flowers engine
-  (``formosa train flowers --backend jax``).
+* :mod:`~formosa_envs.training.jax` - the jitted PPO (against the JAX heuristic, random
+  players and snapshots) and Gumbel MuZero self-play on the JAX Flowers engine
+  (``formosa train flowers --backend jax [--method gumbel]``).
 * :mod:`~formosa_envs.training.common` - what several pipelines share: TOML settings and
   the numpy network format every pipeline exports to.
 

@@ -200,3 +200,58 @@ def test_the_learning_rate_anneals_over_the_budget() -> None:
     counted = JaxTrainConfig(minutes=0.0, updates=40)
     assert _lr_scale(counted, 10, elapsed=1e6, budget=float("inf")) == pytest.approx(0.75)
     assert _lr_scale(JaxTrainConfig(anneal_lr=False), 39, 599.0, 600.0) == 1.0
+
+
+def test_the_kickstarting_weight_falls_to_zero_at_its_share_of_the_budget() -> None:
+    from formosa_envs.training.jax.train import _teacher_scale
+    cfg = JaxTrainConfig(kickstart=2.0, kickstart_share=0.5, minutes=10.0)
+    budget = 600.0
+    assert _teacher_scale(cfg, 0, 0.0, budget) == 2.0
+    assert _teacher_scale(cfg, 0, 150.0, budget) == pytest.approx(1.0)
+    assert _teacher_scale(cfg, 0, 300.0, budget) == 0.0
+    assert _teacher_scale(JaxTrainConfig(), 0, 0.0, budget) == 0.0   # off by default
+
+
+def test_the_kickstarting_loss_is_the_cross_entropy_to_the_teachers_action() -> None:
+    from formosa_envs.training.jax.ppo import Batch, ppo_loss
+    n = 6
+    params = init_params(jax.random.PRNGKey(0), 442, 111, (16,))
+    obs = jnp.asarray(np.random.default_rng(0).random((n, 442)), jnp.float32)
+    mask = jnp.zeros((n, 111), bool).at[:, :3].set(True)
+    batch = Batch(obs=obs, mask=mask, action=jnp.zeros(n, jnp.int32), logp=jnp.zeros(n),
+                  advantage=jnp.zeros(n), target=jnp.zeros(n), valid=jnp.ones(n),
+                  teacher=jnp.full(n, 2, jnp.int32))
+    cfg = JaxTrainConfig()
+    plain, parts = ppo_loss(params, batch, cfg, 0.0)
+    taught, _ = ppo_loss(params, batch, cfg, 0.5)
+    from formosa_envs.training.jax.nets import masked_logits
+    log_probs = jax.nn.log_softmax(masked_logits(params, obs, mask, cfg.activation))
+    expected = -float(log_probs[:, 2].mean())
+    assert float(parts["teacher_loss"]) == pytest.approx(expected, rel=1e-5)
+    assert float(taught - plain) == pytest.approx(0.5 * expected, rel=1e-4)
+
+
+def test_the_evaluation_seats_the_policy_against_copies_of_each_opponent(monkeypatch) -> None:
+    import formosa_envs.evaluation.evaluate as evaluate
+    from formosa_envs.training.jax import train as jax_train
+    seen = []
+
+    def fake_tournament(game: str, agents: list[str], players: int, games: int,
+                        **kwargs: Any) -> list[str]:
+        seen.append((agents, players, games, kwargs["seed"]))
+        return agents
+
+    monkeypatch.setattr(evaluate, "run_tournament", fake_tournament)
+    monkeypatch.setattr(evaluate, "win_share", lambda result, spec, opponent: {"games": 1})
+    config = JaxTrainConfig(num_players=4, eval_games=10, eval_seed=5)
+    jax_train._evaluate(config, "net.npz", False)
+    assert seen == [(["policy:net.npz"] + ["random"] * 3, 4, 10, 5),
+                    (["policy:net.npz"] + ["heuristic"] * 3, 4, 10, 5)]
+
+
+@pytest.mark.parametrize("name", ["flowers_jax.toml", "flowers_jax_4p.toml",
+                                  "flowers_jax_long.toml"])
+def test_the_shipped_jax_configs_load(name: str) -> None:
+    from formosa_envs.training.jax.config import CONFIG_PATH
+    config = load_jax_config(CONFIG_PATH.parent / name)
+    assert config.kickstart > 0 and config.heuristic_fraction > 0

@@ -1,11 +1,13 @@
-"""``formosa train flowers --backend jax``: jitted self-play PPO on the JAX Flowers engine.
+"""``formosa train flowers --backend jax``: jitted PPO on the JAX Flowers engine.
 
-``python -m formosa_envs.training.jax.train flowers [--config TOML] [--out DIR] [--minutes M]
-[--updates N] [--num-envs B] [--players N] [--seed S] [--eval-games G] [--quiet]``
-compiles the whole update (rollouts of ``num_envs`` games against snapshots of the learner
-and a random player, then PPO) once, runs it until ``updates`` or ``minutes`` (compile time
+``python -m formosa_envs.training.jax.train flowers [--method ppo|gumbel] [--config TOML]
+[--out DIR] [--minutes M] [--updates N] [--num-envs B] [--players N] [--seed S]
+[--eval-games G] [--quiet]`` compiles the whole update (rollouts of ``num_envs`` games
+against the JAX heuristic, random players and snapshots of the learner, as the config's
+blocks say, then PPO) once, runs it until ``updates`` or ``minutes`` (compile time
 excluded), then exports the policy as a numpy ``network.npz`` and evaluates it with
 ``formosa tournament``'s machinery against ``random`` and the Python ``heuristic``.
+``--method gumbel`` runs Gumbel MuZero self-play instead (:mod:`.gumbel_train`).
 
 Run folder: ``config.json``, ``metrics.csv`` (one row per update: losses, games finished,
 the learner's win rate overall and against the random player, learner steps, wall
@@ -142,14 +144,16 @@ def _write_metrics(path: Path, rows: list[dict[str, Any]]) -> None:
 
 def _evaluate(config: JaxTrainConfig, network: Path, show_progress: bool
               ) -> dict[str, dict[str, float]]:
-    """The exported policy against random and the heuristic (seats rotated)."""
+    """The exported policy against random and against the heuristic (seats rotated; at
+    more than 2 players, the policy against that many copies of the opponent)."""
     if config.eval_games == 0:
         return {}
     from formosa_envs.evaluation.evaluate import run_tournament, win_share
     spec = f"policy:{network}"
     results = {}
     for opponent in ("random", "heuristic"):
-        result = run_tournament("flowers", [spec, opponent], config.num_players,
+        lineup = [spec] + [opponent] * (config.num_players - 1)
+        result = run_tournament("flowers", lineup, config.num_players,
                                 config.eval_games, seed=config.eval_seed,
                                 show_progress=show_progress)
         results[opponent] = win_share(result, spec, opponent)

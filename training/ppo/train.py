@@ -264,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="sb3: MaskablePPO in this process (default); rllib: Ray RLlib "
                              "(python -m formosa_envs.training.ppo.train_rllib -h for its "
                              "flags); jax: "
-                             "jitted self-play PPO, Flowers only (python -m "
+                             "jitted PPO or Gumbel MuZero, Flowers only (python -m "
                              "formosa_envs.training.jax.train -h)")
     for flag, name in FLAGS.items():
         parser.add_argument(f"--{flag}", default=None, **_flag_kind(name))
