@@ -232,8 +232,9 @@ def test_the_kickstarting_loss_is_the_cross_entropy_to_the_teachers_action() -> 
 
 
 def test_the_evaluation_seats_the_policy_against_copies_of_each_opponent(monkeypatch) -> None:
-    import formosa_envs.evaluation.evaluate as evaluate
     from formosa_envs.training.jax import train as jax_train
+
+    import formosa_envs.evaluation.evaluate as evaluate
     seen = []
 
     def fake_tournament(game: str, agents: list[str], players: int, games: int,
