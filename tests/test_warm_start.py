@@ -170,16 +170,30 @@ def test_a_bad_init_file_fails_before_the_run_folder_is_made(tmp_path: Path,
     assert len(err) == 1 and "bad.npz" in err[0] and not out.exists()
 
 
-def test_the_jax_training_config_loads() -> None:
-    """flowers_jax.toml is the JAX backend's (its own keys; loading needs no JAX)."""
+@pytest.mark.parametrize("name", ["flowers_jax", "flowers_jax_4p", "flowers_jax_long"])
+def test_the_jax_training_configs_load(name: str) -> None:
+    """The JAX backend's PPO configs (their own keys; loading needs no JAX)."""
     from formosa_envs.training.jax.config import CONFIG_PATH, load_jax_config
-    config = load_jax_config(CONFIG_PATH)
+    config = load_jax_config(CONFIG_PATH.parent / f"{name}.toml")
     assert config.num_envs % config.pool_size == 0 and config.minutes > 0
+
+
+def test_the_gumbel_training_config_loads() -> None:
+    """flowers_gumbel.toml is the JAX backend's Gumbel MuZero run (loading needs no JAX)."""
+    from formosa_envs.training.jax.gumbel_train import CONFIG_PATH, load_gumbel_config
+    config = load_gumbel_config(CONFIG_PATH)
+    assert config.simulations >= 2 and config.minutes > 0
+
+
+def _is_sb3_config(path: Path) -> bool:
+    """Configs of the SB3/RLlib pipeline (not cloning, expert iteration, afterstate or JAX)."""
+    return not (path.stem.endswith(("_bc", "_xit", "_afterstate"))
+                or path.stem.startswith(("flowers_jax", "flowers_gumbel")))
 
 
 @pytest.mark.parametrize("path", sorted(
     p for p in (Path(__file__).parent.parent / "training" / "configs").glob("*.toml")
-    if not p.stem.endswith(("_bc", "_xit", "_jax", "_afterstate"))), ids=lambda p: p.stem)
+    if _is_sb3_config(p)), ids=lambda p: p.stem)
 def test_every_training_config_loads(path: Path) -> None:
     """The defaults, the recorded runs (_long) and the RLlib recipes are valid configs."""
     config = load_config(path.stem.split("_")[0], str(path))
