@@ -161,6 +161,7 @@ def check_training_configs() -> None:
     from formosa_envs.training.afterstate.config import load_afterstate_config
     from formosa_envs.training.imitation.config import load_bc_config
     from formosa_envs.training.jax.config import load_jax_config
+    from formosa_envs.training.jax.gumbel_train import load_gumbel_config
     from formosa_envs.training.ppo.config import load_config
     from formosa_envs.training.xit.config import load_xit_config
 
@@ -174,8 +175,10 @@ def check_training_configs() -> None:
     for file in files:
         stem = file.removesuffix(".toml")  # GAME[_NAME...][_KIND]: the kind is the last part
         game, kind = stem.partition("_")[0], stem.rpartition("_")[2]
+        if stem.startswith(("flowers_jax", "flowers_gumbel")):  # the JAX backend's runs
+            kind = "gumbel" if "gumbel" in stem else "jax"
         with importlib.resources.as_file(folder / file) as path:
-            loader = by_kind.get(kind)
+            loader = {**by_kind, "gumbel": load_gumbel_config}.get(kind)
             config = loader(path) if loader else load_config(game, path)
         if config is None:
             raise AssertionError(f"training/configs/{file} loaded as nothing")
