@@ -13,6 +13,7 @@ from formosa_envs.games import GAMES
 from .aec import REWARD_MODES, FormosaAECEnv
 from .final_reward import FinalRewardHook, credit_rewards
 from .flat import FlatObservation, flat_env
+from .learner import LearnerScore, SpecOpponents, evaluate_learner, learner_env
 from .single_agent import SingleAgentEnv
 from .wrappers import standard_wrappers
 
@@ -61,5 +62,6 @@ def register_all() -> bool:
     return True
 
 
-__all__ = ["REWARD_MODES", "FinalRewardHook", "FlatObservation", "FormosaAECEnv", "SingleAgentEnv",
-           "credit_rewards", "env", "flat_env", "raw_env", "register_all"]
+__all__ = ["REWARD_MODES", "FinalRewardHook", "FlatObservation", "FormosaAECEnv", "LearnerScore",
+           "SingleAgentEnv", "SpecOpponents", "credit_rewards", "env", "evaluate_learner",
+           "flat_env", "learner_env", "raw_env", "register_all"]
