@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run play simulate test ecosystem browser bench bench-rllib lint golden clean docs
+.PHONY: run play simulate test ecosystem ecosystem-plumbing ecosystem-bench browser bench bench-rllib lint golden clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,7 +55,8 @@ simulate: $(VENV)/.core
 ## venvs with pettingzoo 1.25 and 1.26 from the package index), the Ray RLlib tests, the
 ## OpenSpiel bridge tests, the JAX engine tests, the browser tests (replay and play pages in
 ## headless Chromium from Debian's packages, installed here when missing) and the ecosystem
-## recipes (make ecosystem); and builds the documentation site (make docs, warnings as errors)
+## recipes' plumbing (make ecosystem-plumbing; make ecosystem also trains them); and builds
+## the documentation site (make docs, warnings as errors)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
@@ -63,10 +64,10 @@ test: $(VENV)/.dev browser
 	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
 	$(BIN)/python -m pytest -m wheel -s tests/test_wheel.py
 	$(BIN)/python -m pytest -m rllib
-	$(BIN)/python -m pytest -m spiel
+	$(BIN)/python -m pytest -m "spiel and not slow"
 	$(BIN)/python -m pytest -m "jax and not slow" tests/jax
 	$(BIN)/python -m pytest -m browser
-	$(MAKE) ecosystem
+	$(MAKE) ecosystem-plumbing
 
 ## ecosystem: the recipes with TorchRL, Tianshou, SuperSuit and AgileRL (README "Use with
 ## other libraries") in their own venv, .venv-eco, pinned by constraints/ecosystem.txt
@@ -81,8 +82,22 @@ $(ECO_VENV)/.installed: pyproject.toml constraints/ecosystem.txt | $(ECO_BIN)/py
 	$(ECO_BIN)/pip install -q -e ".[dev,ecosystem]" -c constraints/ecosystem.txt
 	touch $@
 
-ecosystem: $(ECO_VENV)/.installed
-	OMP_NUM_THREADS=1 $(ECO_BIN)/python -m pytest -m ecosystem tests/ecosystem
+ecosystem-plumbing: $(ECO_VENV)/.installed
+	OMP_NUM_THREADS=1 $(ECO_BIN)/python -m pytest -m "ecosystem and not slow" tests/ecosystem
+
+## ecosystem: the plumbing tests above, then every recipe trains (TorchRL, Tianshou, AgileRL,
+## SuperSuit + SB3 in .venv-eco; OpenSpiel in .venv) and must beat random (slow tests, a few
+## CPU-minutes each; not part of make test)
+ecosystem: ecosystem-plumbing $(VENV)/.dev
+	OMP_NUM_THREADS=1 $(ECO_BIN)/python -m pytest -m "ecosystem and slow" tests/ecosystem
+	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -m "spiel and slow" tests/spiel
+
+## ecosystem-bench: the recipes' before -> after figures (benchmarks/ecosystem_learning.py)
+ecosystem-bench: $(ECO_VENV)/.installed $(VENV)/.dev
+	OMP_NUM_THREADS=1 $(ECO_BIN)/python benchmarks/ecosystem_learning.py \
+		--clients torchrl,tianshou,agilerl,supersuit --out runs/ecosystem_learning_eco.json
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/ecosystem_learning.py \
+		--clients openspiel --out runs/ecosystem_learning_spiel.json
 
 ## browser: install Debian's chromium and chromium-driver (needs root and apt) if missing
 browser:

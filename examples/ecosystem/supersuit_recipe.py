@@ -13,19 +13,44 @@ vector slot per seat of ``turn_based_aec_to_parallel(flat_env(...))``, and
 steps on every env step; only the slot whose mask is non-zero decides, the others'
 actions are ignored, so a learner must drop their transitions.
 
+**Learning with SuperSuit.** SuperSuit has no learner of its own; its wrappers also take a
+gymnasium env, so the recipe that learns (:func:`train_agent`) wraps the learner's
+single-agent view (:func:`formosa_envs.envs.learner_env`: the opponents move inside
+``step``, the mask in ``info`` and ``action_masks()``) in ``dtype_v0`` and
+``normalize_obs_v0`` and trains it with sb3-contrib's ``MaskablePPO``, the pairing
+PettingZoo's own tutorials use. Wrappers that replay or delay a move (``sticky_actions_v0``,
+``frame_skip_v0``, ``delay_observations_v0``) make no sense in a turn-based game: a move
+repeated on a later turn is usually illegal there, and a delayed observation no longer
+matches the mask (docs/ecosystem.md lists every wrapper).
+
 Run: ``python -m examples.ecosystem.supersuit_recipe``.
 """
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import supersuit
+import torch
 from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv
+from tqdm import tqdm
 
-from formosa_envs.envs import flat_env
+from formosa_envs.envs import flat_env, learner_env
+
+PPO_SETTINGS = {"n_steps": 256, "batch_size": 256, "n_epochs": 4, "learning_rate": 3e-4,
+                "gamma": 0.99, "ent_coef": 0.01,
+                "policy_kwargs": {"net_arch": [128, 128]}}
+"""MaskablePPO's settings in :func:`train_agent` (4 envs x 256 steps per update)."""
 
 
 def wrapped_flat_env(game: str = "tea", num_players: int = 3) -> AECEnv:
@@ -84,8 +109,78 @@ def run_vector_env(game: str = "tea", num_players: int = 3, copies: int = 2,
     return {"shape": observations.shape, "deciding": deciding, "endings": endings}
 
 
+def wrapped_learner_env(game: str = "flowers", num_players: int = 2,
+                        opponents: str = "random") -> gym.Env:
+    """The learner's view against ``opponents`` with observations rescaled to [-1, 1]."""
+    env = supersuit.dtype_v0(learner_env(game, opponents, num_players=num_players), np.float32)
+    return supersuit.normalize_obs_v0(env, env_min=-1.0, env_max=1.0)
+
+
+def rescale(observation: np.ndarray) -> np.ndarray:
+    """What ``normalize_obs_v0`` does to a [0, 1] observation (for playing outside the env)."""
+    return (2.0 * np.asarray(observation, dtype=np.float32) - 1.0).astype(np.float32)
+
+
+class CpuBudget(BaseCallback):
+    """Stops ``learn()`` once this process has used ``seconds`` of CPU time (a tqdm bar
+    over CPU seconds when ``progress``)."""
+
+    def __init__(self, seconds: float, progress: bool = True) -> None:
+        super().__init__()
+        self.seconds, self.start = seconds, time.process_time()
+        self.bar = tqdm(total=round(seconds), unit="cpu-s", desc="supersuit+sb3",
+                        disable=not progress)
+
+    def _on_step(self) -> bool:
+        used = time.process_time() - self.start
+        self.bar.update(min(round(used), self.bar.total) - self.bar.n)
+        return used < self.seconds
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
+
+
+@contextmanager
+def own_random_state() -> Iterator[None]:
+    """Run with torch's, numpy's and Python's global generators put back afterwards (SB3's
+    ``seed=`` seeds all three)."""
+    numpy_state, python_state = np.random.get_state(), random.getstate()
+    with torch.random.fork_rng():
+        try:
+            yield
+        finally:
+            np.random.set_state(numpy_state)
+            random.setstate(python_state)
+
+
+def train_agent(game: str = "flowers", num_players: int = 2, seed: int = 0,
+                cpu_seconds: float = 180.0,
+                progress: bool = True) -> Callable[[np.ndarray, np.ndarray], int]:
+    """MaskablePPO on :func:`wrapped_learner_env` against random players for ``cpu_seconds``
+    of CPU time (0: the untrained network); returns the greedy policy
+    ``act(observation, mask)`` on raw observations. Env ``i`` starts from seed ``seed + i``."""
+    torch.set_num_threads(1)
+    with own_random_state():
+        vec = DummyVecEnv([lambda: wrapped_learner_env(game, num_players) for _ in range(4)])
+        model = MaskablePPO("MlpPolicy", vec, seed=seed, verbose=0, device="cpu",
+                            **PPO_SETTINGS)
+        if cpu_seconds > 0:
+            model.learn(total_timesteps=10**9, callback=CpuBudget(cpu_seconds, progress))
+    policy = model.policy
+
+    def act(observation: np.ndarray, mask: np.ndarray) -> int:
+        with torch.no_grad():
+            action, _ = policy.predict(rescale(observation), action_masks=mask,
+                                       deterministic=True)
+        return int(action)
+    return act
+
+
 if __name__ == "__main__":
     observations_seen, final_rewards = play_wrapped_game()
     print(f"{len(observations_seen)} observations in [-1, 1]; clipped rewards {final_rewards}")
     result = run_vector_env()
     print(f"vector env: observations {result['shape']}, {len(result['endings'])} games ended")
+    from formosa_envs.envs import evaluate_learner
+    trained = train_agent(cpu_seconds=180.0)
+    print("after 180 CPU-seconds vs random:", evaluate_learner(trained, games=400))

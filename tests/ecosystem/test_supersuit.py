@@ -52,3 +52,38 @@ def test_vector_env_has_one_slot_per_seat_and_one_decider_per_copy() -> None:
             paid = rewards[3 * copy:3 * copy + 3]
             assert paid.sum() == pytest.approx(0.0)
         assert np.abs(rewards).sum() > 0
+
+
+def test_the_learner_view_is_rescaled_like_the_policy_input() -> None:
+    from examples.ecosystem.supersuit_recipe import rescale, wrapped_learner_env
+    from formosa_envs.envs import learner_env
+    wrapped, plain = wrapped_learner_env(), learner_env()
+    observation, info = wrapped.reset(seed=3)
+    raw, raw_info = plain.reset(seed=3)
+    np.testing.assert_allclose(observation, rescale(raw), atol=1e-6)
+    assert np.array_equal(info["action_mask"], raw_info["action_mask"])
+    assert np.array_equal(wrapped.get_wrapper_attr("action_masks")(), raw_info["action_mask"])
+
+
+def test_untrained_policy_is_legal_reproducible_and_leaves_global_random_state() -> None:
+    import random
+
+    import torch
+
+    from examples.ecosystem.supersuit_recipe import train_agent
+    from formosa_envs.envs import evaluate_learner
+    before = (torch.random.get_rng_state(), np.random.get_state()[1].copy(), random.getstate())
+    first = evaluate_learner(train_agent(seed=1, cpu_seconds=0), games=4, seed=8_000_000)
+    second = evaluate_learner(train_agent(seed=1, cpu_seconds=0), games=4, seed=8_000_000)
+    assert first == second
+    assert torch.equal(torch.random.get_rng_state(), before[0])
+    assert np.array_equal(np.random.get_state()[1], before[1]) and random.getstate() == before[2]
+
+
+@pytest.mark.slow
+def test_maskable_ppo_on_the_wrapped_view_beats_random() -> None:
+    from examples.ecosystem.supersuit_recipe import train_agent
+    from formosa_envs.envs import evaluate_learner
+    score = evaluate_learner(train_agent(seed=0, cpu_seconds=180, progress=False), games=100,
+                             seed=7_000_000)
+    assert score.win_rate >= 0.70, score
