@@ -156,10 +156,13 @@ def test_the_checker_detects_a_violation(tmp_path: Path) -> None:
 
 def _bridge_exception(path: Path, name: str, target: str) -> bool:
     """The RLlib bridge (``envs/rllib*.py``) plays scripted agents inside its
-    env and registers the ``rllib:`` agent spec: it alone of the envs may import agents.
-    Agents never import envs (the ``rllib:`` kind is declared by name in the
-    agent-spec registry, and the bridge registers its builder when imported)."""
-    return path.parent.name == "envs" and path.name.startswith("rllib") and \
+    env and registers the ``rllib:`` agent spec; the learner view for client libraries
+    (``envs/learner.py``) builds its opponents from agent specs, inside functions: these
+    alone of the envs may import agents. Agents never import envs (the ``rllib:`` kind is
+    declared by name in the agent-spec registry, and the bridge registers its builder when
+    imported)."""
+    return path.parent.name == "envs" and (path.name.startswith("rllib")
+                                           or path.name == "learner.py") and \
         target == "formosa_envs.agents"
 
 

@@ -10,6 +10,7 @@ functions below, so they always agree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,3 +45,22 @@ def rank_returns(keys: Sequence[Any]) -> list[float]:
     if n == 1:
         return [0.0]
     return [sum((a > b) - (a < b) for b in keys) / (n - 1) for a in keys]
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n`` (fractional successes ok).
+
+    Returns ``(0.0, 1.0)`` when ``n`` is 0 (nothing is known).
+    """
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    # the interval contains p; rounding could leave it a hair short (e.g. 6 of 6 gave
+    # an upper bound of 0.9999999999999999, and negative error bars in the plot)
+    return max(0.0, min(p, center - half)), min(1.0, max(p, center + half))

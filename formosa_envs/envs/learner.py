@@ -32,6 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.ranking import wilson_interval
 from formosa_envs.core.rewards import final_rewards
 
 from .single_agent import SingleAgentEnv
@@ -127,7 +128,6 @@ def evaluate_learner(act: Policy, game: str = "flowers", opponents: str | Sequen
                      **options: Any) -> LearnerScore:
     """Play ``games`` games of ``act`` against ``opponents`` (seats rotated, game ``i`` seeded
     ``seed + i``) and return its win share. ``act(observation, mask)`` returns an action."""
-    from formosa_envs.evaluation.ratings import wilson_interval
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ConfigError(f"games must be an integer >= 1, got {games!r}")
     env = learner_env(game, opponents, "info", num_players, **options)
