@@ -95,7 +95,7 @@ ecosystem: ecosystem-plumbing $(VENV)/.dev
 ## ecosystem-bench: the recipes' before -> after figures (benchmarks/ecosystem_learning.py)
 ecosystem-bench: $(ECO_VENV)/.installed $(VENV)/.dev
 	OMP_NUM_THREADS=1 $(ECO_BIN)/python benchmarks/ecosystem_learning.py \
-		--clients torchrl,tianshou,agilerl,supersuit --out runs/ecosystem_learning_eco.json
+		--clients torchrl,tianshou,tianshou-dqn,agilerl,supersuit --out runs/ecosystem_learning_eco.json
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/ecosystem_learning.py \
 		--clients openspiel --out runs/ecosystem_learning_spiel.json
 

@@ -1,7 +1,8 @@
 """Measure the ecosystem recipes that learn (docs/ecosystem.md, "Recipes that learn").
 
-``python benchmarks/ecosystem_learning.py [--clients torchrl,tianshou,agilerl,supersuit,openspiel]
-[--cpu-seconds 180] [--games 400] [--seed 0] [--eval-seed 7000000] [--out FILE.json]``
+``python benchmarks/ecosystem_learning.py
+[--clients torchrl,tianshou,tianshou-dqn,agilerl,supersuit,openspiel] [--cpu-seconds 180]
+[--games 400] [--seed 0] [--eval-seed 7000000] [--out FILE.json]``
 
 For each client whose library imports in this venv, the recipe's ``train_agent`` runs twice
 with the same training seed: with no training (the untrained network: "before") and with
@@ -33,6 +34,7 @@ from formosa_envs.envs import evaluate_learner  # noqa: E402
 
 RECIPES = {"torchrl": ("torchrl", "examples.ecosystem.torchrl_recipe"),
            "tianshou": ("tianshou", "examples.ecosystem.tianshou_recipe"),
+           "tianshou-dqn": ("tianshou", "examples.ecosystem.tianshou_dqn_recipe"),
            "agilerl": ("agilerl", "examples.ecosystem.agilerl_recipe"),
            "supersuit": ("supersuit", "examples.ecosystem.supersuit_recipe"),
            "openspiel": ("pyspiel", "examples.openspiel_recipe")}

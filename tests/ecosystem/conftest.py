@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 CLIENTS = {"test_torchrl.py": "torchrl", "test_tianshou.py": "tianshou",
+           "test_tianshou_dqn.py": "tianshou",
            "test_supersuit.py": "supersuit", "test_agilerl.py": "agilerl",
            "test_parallel.py": "torchrl", "test_readme_blocks.py": "agilerl"}
 
