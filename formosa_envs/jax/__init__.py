@@ -1,8 +1,9 @@
-"""Formosa Flowers on JAX: a pure functional, batched engine (optional ``jax`` extra).
+"""The games on JAX: pure functional, batched engines (optional ``jax`` extra).
 
-:class:`FlowersJax` is the engine (``init`` / ``step`` / ``observe``, all pure and
-jittable); :class:`FlowersVecEnv` steps a batch with auto-reset and
-:class:`NumpyFlowersVecEnv` wraps it with numpy in and out. Nothing outside this
+One package per game (:mod:`.flowers`: Formosa Flowers), and the pieces they share in one
+place: :mod:`.sample` (uniform random legal actions for a batch of masks) and :mod:`.bench`
+(the throughput harness, ``formosa bench GAME --backend jax``). The Flowers names are
+re-exported here (``from formosa_envs.jax import FlowersJax``). Nothing outside this
 package imports JAX.
 """
 
@@ -14,8 +15,6 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("formosa_envs.jax needs JAX: pip install 'formosa_envs[jax]' "
                       "(jax==0.10.2, jaxlib==0.10.2)") from exc
 
-from .engine import FlowersJax
-from .state import TERMINAL, State
-from .vec_env import FlowersVecEnv, NumpyFlowersVecEnv, VecStep
+from .flowers import TERMINAL, FlowersJax, FlowersVecEnv, NumpyFlowersVecEnv, State, VecStep
 
 __all__ = ["TERMINAL", "FlowersJax", "FlowersVecEnv", "NumpyFlowersVecEnv", "State", "VecStep"]

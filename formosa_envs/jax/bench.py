@@ -7,7 +7,7 @@ per step, so decisions/s = batch x steps / seconds. Compile time is measured apa
 (``jit(...).lower(...).compile()``), and the run is the best of ``repeats``. PGX (the
 ``[jax]`` extra installs it) is optional: without it the Connect Four column is left out.
 The heuristic column is the same play with every decision made by the JAX heuristic
-(:class:`.heuristic.FlowersHeuristicJax`, engine step included).
+(:class:`.flowers.heuristic.FlowersHeuristicJax`, engine step included).
 ``formosa bench flowers --backend jax`` and ``benchmarks/bench_jax.py`` print these figures.
 """
 
@@ -66,7 +66,7 @@ def bench_flowers(batch: int, players: int, steps: int, repeats: int) -> dict[st
 def bench_heuristic(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
     """Heuristic play (every seat) on the Flowers vec env at ``batch``."""
     from formosa_envs.jax import FlowersVecEnv
-    from formosa_envs.jax.heuristic import FlowersHeuristicJax
+    from formosa_envs.jax.flowers.heuristic import FlowersHeuristicJax
 
     vec = FlowersVecEnv(batch, players)
     act = jax.vmap(FlowersHeuristicJax(vec.engine).act)

@@ -22,7 +22,7 @@ from formosa_envs.agents.heuristics import flowers as python_heuristic
 from formosa_envs.core.engine import TERMINAL
 from formosa_envs.games import make_game
 from formosa_envs.games.flowers.rules import KEEP_OR_CASH
-from formosa_envs.jax.heuristic import FlowersHeuristicJax
+from formosa_envs.jax.flowers.heuristic import FlowersHeuristicJax
 
 from .parity import Mismatch, Stream, engine, jitted
 

@@ -1,4 +1,4 @@
-"""Packed card sets (formosa_envs.jax.bits) and the packed-mask sampler (jax.sample)."""
+"""Packed card sets (formosa_envs.jax.flowers.bits) and the packed-mask sampler (jax.sample)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from formosa_envs.jax import bits
+from formosa_envs.jax.flowers import bits
 from formosa_envs.jax.sample import sample_legal
 
 

@@ -15,9 +15,9 @@ import pytest
 from formosa_envs.games.flowers.cards import load_cards
 from formosa_envs.games.flowers.scoring import score_pile as python_score
 from formosa_envs.jax import TERMINAL, FlowersJax
-from formosa_envs.jax.bits import pack
-from formosa_envs.jax.score_tables import KEY_BITS, build_score_tables
-from formosa_envs.jax.scoring import make_scorer, score_pile
+from formosa_envs.jax.flowers.bits import pack
+from formosa_envs.jax.flowers.score_tables import KEY_BITS, build_score_tables
+from formosa_envs.jax.flowers.scoring import make_scorer, score_pile
 
 from .parity import engine, jitted, run
 

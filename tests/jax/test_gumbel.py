@@ -15,7 +15,8 @@ from formosa_envs.training.jax.gumbel_train import load_gumbel_config
 from formosa_envs.training.train import main as train_main
 
 from formosa_envs.core.errors import ConfigError
-from formosa_envs.jax import FlowersVecEnv, bits
+from formosa_envs.jax import FlowersVecEnv
+from formosa_envs.jax.flowers import bits
 
 
 def _midgame(players: int, batch: int = 8) -> tuple[FlowersVecEnv, object]:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from formosa_envs.jax import FlowersVecEnv
-from formosa_envs.jax.heuristic import FlowersHeuristicJax, epsilon_actions
+from formosa_envs.jax.flowers.heuristic import FlowersHeuristicJax, epsilon_actions
 
 from .heuristic_parity import run_heuristic
 

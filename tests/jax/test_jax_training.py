@@ -19,7 +19,7 @@ from formosa_envs.training.jax.ppo import gae, make_train
 from formosa_envs.training.train import main as train_main
 
 from formosa_envs.core.errors import ConfigError
-from formosa_envs.jax.vec_env import FlowersVecEnv
+from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
 
 TINY = {"num_envs": 16, "pool_size": 4, "rollout_steps": 4, "epochs": 1, "minibatches": 2,
         "hidden_size": 16, "updates": 3, "updates_per_call": 3, "minutes": 0.0,
@@ -87,7 +87,7 @@ def test_capped_opponent_rounds_make_at_most_that_many_moves() -> None:
 
 def test_heuristic_blocks_play_the_heuristic_with_their_epsilon() -> None:
     """Blocks: random, heuristic (epsilon 0), heuristic (epsilon 1), snapshot."""
-    from formosa_envs.jax.heuristic import FlowersHeuristicJax
+    from formosa_envs.jax.flowers.heuristic import FlowersHeuristicJax
     vec = FlowersVecEnv(16, num_players=2)
     lineup = play.make_lineup(vec, 4, 0.25, heuristic_fraction=0.5, heuristic_epsilon=1.0)
     assert lineup.random_blocks == 1 and lineup.epsilons == (0.0, 1.0)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from formosa_envs.jax import NumpyFlowersVecEnv
-from formosa_envs.jax.deal import lay_out, shuffle_rows
-from formosa_envs.jax.vec_env import compact_deals
+from formosa_envs.jax.flowers.deal import lay_out, shuffle_rows
+from formosa_envs.jax.flowers.vec_env import compact_deals
 
 from .parity import vec_env
 

@@ -25,10 +25,10 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from formosa_envs.jax import bits
-from formosa_envs.jax.engine import FlowersJax
-from formosa_envs.jax.state import State
-from formosa_envs.jax.vec_env import FlowersVecEnv
+from formosa_envs.jax.flowers import bits
+from formosa_envs.jax.flowers.engine import FlowersJax
+from formosa_envs.jax.flowers.state import State
+from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
 
 from .nets import Layers, masked_logits, value_of
 

@@ -1,7 +1,7 @@
 """The Gumbel search (:mod:`.gumbel`) against the JAX heuristic, batched on JAX.
 
 One game per lane, the searcher in seat ``lane % 2`` (seats rotated), the other seat the
-JAX heuristic (:class:`~formosa_envs.jax.heuristic.FlowersHeuristicJax`, which decides as
+JAX heuristic (:class:`~formosa_envs.jax.flowers.heuristic.FlowersHeuristicJax`, which decides as
 the Python heuristic does). The search plays without Gumbel noise (its deterministic
 choice). Each side's time per decision is its batched call's wall time over the lanes.
 """
@@ -16,8 +16,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from formosa_envs.evaluation.ratings import wilson_interval
-from formosa_envs.jax.engine import FlowersJax
-from formosa_envs.jax.heuristic import FlowersHeuristicJax
+from formosa_envs.jax.flowers.engine import FlowersJax
+from formosa_envs.jax.flowers.heuristic import FlowersHeuristicJax
 
 from . import gumbel
 

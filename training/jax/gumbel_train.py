@@ -103,7 +103,7 @@ def make_iteration(config: GumbelConfig) -> tuple[Any, Any, Any]:
     import jax.numpy as jnp
     import optax
 
-    from formosa_envs.jax.vec_env import FlowersVecEnv
+    from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
 
     from . import gumbel
     from .nets import init_params

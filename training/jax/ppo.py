@@ -1,6 +1,6 @@
 """Jitted self-play PPO for Formosa Flowers on the JAX engine (``[jax]`` extra).
 
-PureJaxRL-style: the environment (:class:`formosa_envs.jax.vec_env.FlowersVecEnv`), the
+PureJaxRL-style: the environment (:class:`formosa_envs.jax.flowers.vec_env.FlowersVecEnv`), the
 learner, its opponents and the PPO update run in one compiled function. A batch of
 ``num_envs`` games is played at once; in each the learner holds one seat (drawn at every
 reset) and the other seats are played inside the env step by an **opponent**. The games
@@ -32,8 +32,8 @@ from formosa_envs.training.jax import selfplay as play
 from formosa_envs.training.jax.config import JaxTrainConfig
 from formosa_envs.training.jax.nets import Layers, init_params, masked_logits, value_of
 
+from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
 from formosa_envs.jax.sample import sample_logits
-from formosa_envs.jax.vec_env import FlowersVecEnv
 
 
 class Carry(NamedTuple):
@@ -148,7 +148,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
     randoms, heuristics = lineup.lanes(n, cfg.pool_size)
     teacher = None
     if cfg.kickstart > 0:
-        from formosa_envs.jax.heuristic import FlowersHeuristicJax
+        from formosa_envs.jax.flowers.heuristic import FlowersHeuristicJax
         teacher = lineup.heuristic or FlowersHeuristicJax(vec.engine)
 
     def teacher_actions(games: Any, key: jax.Array) -> jax.Array:

@@ -4,7 +4,7 @@
 The batch of ``num_envs`` games (lanes) is split into ``pool_size`` equal blocks; block
 ``k`` plays against opponent ``k`` (a :class:`Lineup`): the first blocks against a
 uniformly random legal player, the next against the JAX Flowers heuristic
-(:class:`~formosa_envs.jax.heuristic.FlowersHeuristicJax`), each with its own epsilon
+(:class:`~formosa_envs.jax.flowers.heuristic.FlowersHeuristicJax`), each with its own epsilon
 (a random legal move with that probability, else the heuristic's: a curriculum from an
 easier opponent to the heuristic itself), the rest against snapshot ``k`` of the learner's
 pool. A fixed lane-to-opponent map lets every snapshot run once per move on its own block
@@ -18,7 +18,7 @@ lane where the opponents still have a decision after that is not *ready*: at the
 learner step its learner action is skipped (the step is recorded as invalid) and its
 opponents move on. (Waiting for every lane each time would cost the batch's longest
 run of opponent decisions, about five rounds of a 512-game batch, where most lanes need
-one or two.) The games run in :class:`~formosa_envs.jax.vec_env.FlowersVecEnv`, whose
+one or two.) The games run in :class:`~formosa_envs.jax.flowers.vec_env.FlowersVecEnv`, whose
 auto-reset restarts a finished game in the same step (deals computed only where needed);
 the lane then gets a new learner seat.
 """
@@ -32,9 +32,9 @@ import jax
 import jax.numpy as jnp
 from formosa_envs.training.jax.nets import Layers, masked_logits
 
-from formosa_envs.jax.heuristic import FlowersHeuristicJax, epsilon_actions
+from formosa_envs.jax.flowers.heuristic import FlowersHeuristicJax, epsilon_actions
+from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
 from formosa_envs.jax.sample import sample_legal, sample_logits
-from formosa_envs.jax.vec_env import FlowersVecEnv
 
 
 @dataclass(frozen=True, eq=False)

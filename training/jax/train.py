@@ -47,7 +47,7 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
     from formosa_envs.training.jax.nets import export_params
     from formosa_envs.training.jax.ppo import make_train
 
-    from formosa_envs.jax.vec_env import FlowersVecEnv
+    from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

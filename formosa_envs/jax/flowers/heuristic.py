@@ -36,9 +36,9 @@ from formosa_envs.games.flowers.actions import CAPTURE0, CASH, KEEP, LEAVE, MULT
 from formosa_envs.games.flowers.cards import load_cards
 from formosa_envs.games.flowers.state import NUM_CARDS
 
+from ..sample import sample_legal
 from . import bits
 from .engine import FlowersJax
-from .sample import sample_legal
 from .scoring import score_pile
 from .state import KEEP_OR_CASH, PLAY, State
 

@@ -64,7 +64,7 @@ class FlowersVecEnv:
 
     ``deal_chunk``: how many deals one pass computes (default: an eighth of the batch;
     a step with more deals makes more passes). Other keyword options go to
-    :class:`~formosa_envs.jax.engine.FlowersJax`.
+    :class:`~formosa_envs.jax.flowers.engine.FlowersJax`.
     """
 
     def __init__(self, num_envs: int, num_players: int = 2, deal_chunk: int | None = None,
