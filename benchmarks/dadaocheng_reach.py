@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from formosa_envs.core.engine import CHANCE  # noqa: E402
 from formosa_envs.games.dadaocheng import grid  # noqa: E402
 from formosa_envs.games.dadaocheng.config import DadaochengConfig  # noqa: E402
 from formosa_envs.games.dadaocheng.game import DadaochengGame  # noqa: E402
+from formosa_envs.games.dadaocheng.scenario import new_game  # noqa: E402
 
 STATES = np.arange(1 << 16, dtype=np.int64)
 AXIS_CELLS = [grid.LINES[3 * k + 2] for k in range(8)]
@@ -75,11 +75,7 @@ def reach_profile(faces: np.ndarray) -> tuple[int, int]:
 
 def dealt_layout(game: DadaochengGame, rng: np.random.Generator) -> np.ndarray:
     """The faces of one layout dealt by the engine's setup chance nodes."""
-    state = game.new_initial_state()
-    while -1 in state.cell_disc and game.current_player(state) == CHANCE:
-        outcomes = game.chance_outcomes(state)
-        odds = np.array([p for _, p in outcomes])
-        game.apply_action(state, outcomes[rng.choice(len(outcomes), p=odds / odds.sum())][0])
+    state = new_game(game, int(rng.integers(1 << 31)))
     return np.array([game.disc_faces[d] for d in state.cell_disc])
 
 

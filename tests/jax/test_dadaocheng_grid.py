@@ -9,10 +9,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from formosa_envs.core.engine import CHANCE
 from formosa_envs.games.dadaocheng import grid as py
 from formosa_envs.games.dadaocheng.config import DadaochengConfig
 from formosa_envs.games.dadaocheng.game import DadaochengGame
+from formosa_envs.games.dadaocheng.scenario import new_game
 from formosa_envs.jax.dadaocheng import grid
 from tests.dadaocheng.test_grid import LOOP_3X3, LOOP_3X4, scenario
 
@@ -20,17 +20,8 @@ from tests.dadaocheng.test_grid import LOOP_3X3, LOOP_3X4, scenario
 def engine_layouts(count: int, seed: int, num_players: int = 2) -> list[np.ndarray]:
     """The (sun, back) faces of ``count`` layouts dealt by the Python engine's setup."""
     game = DadaochengGame(DadaochengConfig(num_players=num_players))
-    rng, layouts = np.random.default_rng(seed), []
-    for _ in range(count):
-        state = game.new_initial_state()
-        while -1 in state.cell_disc:
-            assert game.current_player(state) == CHANCE
-            outcomes = game.chance_outcomes(state)
-            odds = np.array([p for _, p in outcomes])
-            pick = rng.choice(len(outcomes), p=odds / odds.sum())
-            game.apply_action(state, outcomes[pick][0])
-        layouts.append(np.array([game.disc_faces[d] for d in state.cell_disc], np.int32))
-    return layouts
+    return [np.array([game.disc_faces[d] for d in new_game(game, seed + i).cell_disc], np.int32)
+            for i in range(count)]
 
 
 def shuffled_layouts(count: int, seed: int) -> list[np.ndarray]:
@@ -99,11 +90,22 @@ def test_can_end_agrees_on_the_side_states_of_the_printed_loop_layouts(text: str
     assert not expected[loop_state] and not np.asarray(found).all()
 
 
+def test_the_full_search_settles_what_the_short_one_cannot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    faces, sides = layouts_and_states(6)
+    exact = np.asarray(jax.vmap(grid.can_end)(faces, sides))
+    monkeypatch.setattr(grid, "SHORT_QUEUE", 2)  # the short search spills on most searches
+    found, overflow = jax.vmap(grid.can_end_checked)(faces, sides)
+    assert not np.asarray(overflow).any()
+    np.testing.assert_array_equal(np.asarray(found), exact)
+
+
 def test_a_tiny_queue_reports_its_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
     faces, sides = layouts_and_states(4)
     reach = [len(py.cascade_can_end(tuple(tuple(f) for f in faces[r].tolist()), int(sides[r])))
              for r in range(len(faces))]
     monkeypatch.setattr(grid, "QUEUE_SIZE", 2)
+    monkeypatch.setattr(grid, "SHORT_QUEUE", 2)
     _, overflow = jax.vmap(grid.can_end_checked)(faces, sides)
     # the queue overflows only where the search queued more than 2 states (the reachable
     # set bounds what it queues; a search that finds an end early may queue fewer)

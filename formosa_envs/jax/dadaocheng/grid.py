@@ -11,13 +11,16 @@ each cell.
 **Can the cascade end?** A cascade flips one candidate line at a time; it is an infinite loop
 when no sequence of choices reaches a state without a candidate (``seeds/dadaocheng.md``
 DDC-6.2). The Python engine searches every side state reachable from the cascade's start.
-Here :func:`can_end` searches forward from one state with a fixed-size queue and a bitmap of
-the 65,536 side states (2,048 words): membership is one bit test, so the search is exact as
-long as the queue holds every reachable state. Distinct lines have distinct cell masks, so
-the (at most 8) successors of a state are distinct and can be queued together. The queue
-holds :data:`QUEUE_SIZE` states; :func:`can_end_checked` also says whether it overflowed.
-How large a reachable set gets was measured exhaustively over all 65,536 side states of
-sampled disc arrangements (``benchmarks/dadaocheng_reach.py``): see ``docs/jax.md``.
+Here :func:`can_end` searches forward from one state, breadth first, with a fixed-size queue;
+distinct lines have distinct cell masks, so the (at most 8) successors of a state are distinct
+and are queued together, and each state's successors are one look-up per row and column in a
+table built from the faces (:func:`axis_table`). A short search (:data:`SHORT_QUEUE` states,
+a state is new when it differs from every queued one) settles almost every state; where its
+queue spills before it finds an end, a full search (:data:`QUEUE_SIZE` states, membership in
+a bitmap of all 65,536 side states) runs. The full search is exact as long as its queue holds
+every reachable state, and :func:`can_end_checked` says when it did not. How large a
+reachable set gets was measured exhaustively over all 65,536 side states of sampled disc
+arrangements (``benchmarks/dadaocheng_reach.py``): see ``docs/jax.md``.
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ NUM_CELLS = py.NUM_CELLS
 NUM_LINES = py.NUM_LINES
 NO_LINE = -1
 QUEUE_SIZE = 1024
-"""States the reachability queue holds (4 KiB a grid); above the measured worst case."""
+"""States the full search's queue holds (4 KiB a grid); above the measured worst case."""
+SHORT_QUEUE = 64
+"""States the short search holds (membership by comparison with all of them)."""
 BITMAP_WORDS = (1 << NUM_CELLS) // 32
 
 AXES = np.array([py.LINES[3 * k + 2] for k in range(8)], dtype=np.int32)
@@ -74,8 +79,52 @@ def flip_line(sides: jnp.ndarray, line: jnp.ndarray) -> jnp.ndarray:
 def successors(faces: jnp.ndarray, sides: jnp.ndarray) -> jnp.ndarray:
     """int32[8]: the state after collecting each axis's candidate line, -1 where the axis
     has none."""
-    lines = axis_lines(showing(faces, sides))
+    return _successors(axis_table(faces), sides)
+
+
+def axis_table(faces: jnp.ndarray) -> jnp.ndarray:
+    """int32[8, 16]: the candidate line (or ``NO_LINE``) of row/column ``k`` when its four
+    side bits, in order along it, are ``p`` (a search then costs a look-up a state)."""
+    backs = (jnp.arange(16)[:, None] >> jnp.arange(4)) & 1
+    colours = faces[jnp.asarray(AXES)[:, None, :], backs[None, :, :]]
+    a, b, c, d = (colours[..., n] for n in range(4))
+    middle = b == c
+    first, last = middle & (a == b), middle & (c == d)
+    span = jnp.where(first & last, 2, jnp.where(first, 0, jnp.where(last, 1, NO_LINE)))
+    return jnp.where(span >= 0, 3 * jnp.arange(8)[:, None] + span, NO_LINE)
+
+
+def _successors(table: jnp.ndarray, sides: jnp.ndarray) -> jnp.ndarray:
+    patterns = (((sides >> jnp.asarray(AXES)) & 1) << jnp.arange(4)).sum(axis=1)
+    lines = table[jnp.arange(8), patterns]
     return jnp.where(lines >= 0, sides ^ jnp.asarray(LINE_MASKS)[lines], -1)
+
+
+def _queue_new(queue: jnp.ndarray, tail: jnp.ndarray, nxt: jnp.ndarray,
+               new: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray]:
+    """Append the ``new`` successors: (queue, tail, whether they did not all fit)."""
+    size = queue.shape[0]
+    slots = tail + jnp.cumsum(new) - 1
+    queue = queue.at[jnp.where(new & (slots < size), slots, size)].set(nxt, mode="drop")
+    tail_next = tail + new.sum()
+    return queue, jnp.minimum(tail_next, size), tail_next > size
+
+
+def _list_search(table: jnp.ndarray, sides: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
+    """The search with :data:`SHORT_QUEUE` states and membership by comparison with the
+    queue: (found an end, overflowed)."""
+    queue = jnp.full(SHORT_QUEUE, -1, jnp.int32).at[0].set(sides)
+
+    def expand(carry: tuple) -> tuple:
+        queue, head, tail, found, overflow = carry
+        nxt = _successors(table, queue[head])
+        new = (nxt >= 0) & ~(queue[None, :] == nxt[:, None]).any(axis=1)
+        queue, tail, spilled = _queue_new(queue, tail, nxt, new)
+        return queue, head + 1, tail, found | (nxt < 0).all(), overflow | spilled
+
+    start = (queue, jnp.int32(0), jnp.int32(1), jnp.bool_(False), jnp.bool_(False))
+    _, _, _, found, overflow = jax.lax.while_loop(_searching, expand, start)
+    return found, overflow
 
 
 def _has_bit(bitmap: jnp.ndarray, states: jnp.ndarray) -> jnp.ndarray:
@@ -89,32 +138,46 @@ def _set_bits(bitmap: jnp.ndarray, states: jnp.ndarray, new: jnp.ndarray) -> jnp
     return bitmap.at[jnp.maximum(states, 0) >> 5].add(jnp.where(new, bits, jnp.uint32(0)))
 
 
-def can_end_checked(faces: jnp.ndarray, sides: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
-    """(whether a cascade from ``sides`` can reach a state without candidate, whether the
-    search queue overflowed: then the first answer may be a wrong False)."""
-    sides = jnp.asarray(sides, jnp.int32)
+def _bitmap_search(table: jnp.ndarray, sides: jnp.ndarray,
+                   needed: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
+    """The search with :data:`QUEUE_SIZE` states and a bitmap of all side states, run only
+    where ``needed`` (elsewhere its loop makes no step): (found an end, overflowed)."""
     queue = jnp.zeros(QUEUE_SIZE, jnp.int32).at[0].set(sides)
     bitmap = _set_bits(jnp.zeros(BITMAP_WORDS, jnp.uint32), sides[None], jnp.ones(1, bool))
 
-    def searching(carry: tuple) -> jnp.ndarray:
-        _, head, tail, _, found, _ = carry
-        return (head < tail) & ~found
-
     def expand(carry: tuple) -> tuple:
-        queue, head, tail, bitmap, found, overflow = carry
-        nxt = successors(faces, queue[head])
+        queue, head, tail, found, overflow, bitmap = carry
+        nxt = _successors(table, queue[head])
         new = (nxt >= 0) & ~_has_bit(bitmap, nxt)
-        slots = tail + jnp.cumsum(new) - 1
-        queue = queue.at[jnp.where(new & (slots < QUEUE_SIZE), slots, QUEUE_SIZE)].set(
-            nxt, mode="drop")
-        tail_next = tail + new.sum()
-        return (queue, head + 1, jnp.minimum(tail_next, QUEUE_SIZE),
-                _set_bits(bitmap, nxt, new), found | (nxt < 0).all(),
-                overflow | (tail_next > QUEUE_SIZE))
+        queue, tail_next, spilled = _queue_new(queue, tail, nxt, new)
+        return (queue, head + 1, tail_next, found | (nxt < 0).all(), overflow | spilled,
+                _set_bits(bitmap, nxt, new))
 
-    start = (queue, jnp.int32(0), jnp.int32(1), bitmap, jnp.bool_(False), jnp.bool_(False))
-    _, _, _, _, found, overflow = jax.lax.while_loop(searching, expand, start)
+    start = (queue, jnp.int32(0), jnp.where(needed, 1, 0).astype(jnp.int32), jnp.bool_(False),
+             jnp.bool_(False), bitmap)
+    _, _, _, found, overflow, _ = jax.lax.while_loop(_searching, expand, start)
     return found, overflow
+
+
+def _searching(carry: tuple) -> jnp.ndarray:
+    _, head, tail, found = carry[:4]
+    return (head < tail) & ~found
+
+
+def can_end_checked(faces: jnp.ndarray, sides: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
+    """(whether a cascade from ``sides`` can reach a state without candidate, whether the
+    search queue overflowed: then the first answer may be a wrong False).
+
+    Two searches: a short one (:data:`SHORT_QUEUE` states, membership by comparison), which
+    settles almost every state; where it spilled without finding an end, the full one
+    (:data:`QUEUE_SIZE` states and the bitmap). Under ``vmap`` the full search's loop makes
+    no step unless some lane needs it."""
+    sides = jnp.asarray(sides, jnp.int32)
+    table = axis_table(faces)
+    short_found, short_spilled = _list_search(table, sides)
+    needed = short_spilled & ~short_found
+    full_found, full_spilled = _bitmap_search(table, sides, needed)
+    return jnp.where(needed, full_found, short_found), needed & full_spilled
 
 
 def can_end(faces: jnp.ndarray, sides: jnp.ndarray) -> jnp.ndarray:
