@@ -1,0 +1,174 @@
+"""``DadaochengJax``: the Dadaocheng rules on JAX, frame by frame (in progress, issue #29).
+
+One object per configuration (player count and options are static) holds the tables; its
+methods are pure and jittable:
+
+* :meth:`DadaochengJax.new_state` is a game before its setup's chance events;
+* :meth:`DadaochengJax.apply_action` applies the pending player decision, then settles;
+* :meth:`DadaochengJax.apply_chance` applies a chance outcome (the ``place_disc`` frame deals
+  a whole layout from the key), then settles;
+* :meth:`DadaochengJax.sample_chance` draws the pending chance frame's outcome from a key;
+* :meth:`DadaochengJax.legal_mask` and :meth:`DadaochengJax.current_player` read a state.
+
+Settling is the Python ``settle``: automatic frames run, and a player decision with a single
+legal action is applied without counting as a decision, until a real decision, a chance
+event or the end. What is not built yet: the observation, the rewards and truncation, and
+the batched ``init`` / ``step`` with a vec env.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from formosa_envs.core.config import build_config
+from formosa_envs.core.engine import AUTO, CHANCE, TERMINAL
+from formosa_envs.games.dadaocheng.config import DadaochengConfig
+from formosa_envs.games.dadaocheng.game import DadaochengGame
+
+from . import flow, shop
+from .cascade import HISTORY_SIZE
+from .legal import legal_mask
+from .state import DEPTH, FRAME, KIND, KINDS, MAX_EVENTS, State, frame, pop, push, top
+from .tables import Tables, build_tables
+
+
+class DadaochengJax:
+    """Dadaocheng for a fixed configuration (options: those of
+    :class:`~formosa_envs.games.dadaocheng.config.DadaochengConfig`)."""
+
+    def __init__(self, num_players: int = 2, **options: Any) -> None:
+        self.config = build_config(DadaochengConfig, "dadaocheng", num_players=num_players,
+                                   **options)
+        self.game = DadaochengGame(self.config)
+        self.tables: Tables = build_tables(self.game)
+        self.num_players = self.config.num_players
+
+    def new_state(self) -> State:
+        """A game before setup: the layout, the start player and the three face-up ships
+        are pending chance frames (in the Python engine's order), then turn 1."""
+        t, n, i32 = self.tables, self.num_players, jnp.int32
+        ships = len(self.game.ships)
+        piles = [b.piles[n - 1] for b in self.game.buildings]
+        events = len(self.game.events)
+        s = State(
+            cell_disc=jnp.full(16, -1, i32), sides=i32(0), storehouse=jnp.zeros((16, 5), i32),
+            remodelled=jnp.zeros(16, bool),
+            covered=jnp.asarray([side not in self.game.sides for side in range(4)]),
+            hand=jnp.zeros((n, 5), i32), ship_owner=jnp.full(ships, -1, i32),
+            buildings=jnp.zeros((n, 5), i32), credit=jnp.zeros(n, i32),
+            opium=jnp.zeros(n, i32), sign=jnp.zeros(n, i32), piles=jnp.asarray(piles, i32),
+            in_pool=jnp.ones(ships, bool), ship_up=jnp.full(3, -1, i32),
+            revealed=jnp.zeros(3, i32), events=jnp.full(MAX_EVENTS, -1, i32),
+            event_pool=jnp.full(events, n > 1), used=jnp.zeros(9, i32),
+            history=jnp.full(HISTORY_SIZE, -1, i32), history_len=i32(0), round=i32(1),
+            start_player=i32(0), turn=i32(0), frames=jnp.zeros((DEPTH, FRAME), i32),
+            depth=i32(0), over=jnp.bool_(False), decisions=i32(0), overflow=jnp.bool_(False))
+        s = push(s, frame("begin", AUTO))
+        for level in reversed(range(3)):
+            s = push(s, frame("ship_reveal", CHANCE, 1, level))
+        if n > 1:
+            s = push(s, frame("start_player", CHANCE))
+        del t
+        return push(s, frame("place_disc", CHANCE))
+
+    def current_player(self, s: State) -> jnp.ndarray:
+        """The seat to decide, ``CHANCE``, or ``TERMINAL`` once the game is over."""
+        return jnp.where(s.over, TERMINAL, top(s)[1])
+
+    def legal_mask(self, s: State) -> jnp.ndarray:
+        """bool[96]: the pending decision's legal actions."""
+        return legal_mask(self.tables, s)
+
+    def apply_action(self, s: State, action: jnp.ndarray) -> State:
+        """Apply a legal ``action`` of the pending player decision, then settle."""
+        f = top(s)
+        s = apply_frame(self.tables, pop(s), f, jnp.asarray(action, jnp.int32))
+        return self.settle(s._replace(decisions=s.decisions + 1))
+
+    def apply_chance(self, s: State, outcome: jnp.ndarray, key: jax.Array) -> State:
+        """Apply the pending chance frame's ``outcome`` (a layout is dealt from ``key``)."""
+        f = top(s)
+        return self.settle(flow.chance(self.tables, pop(s), f, jnp.asarray(outcome, jnp.int32),
+                                       key))
+
+    def sample_chance(self, s: State, key: jax.Array) -> jnp.ndarray:
+        """An outcome of the pending chance frame, drawn with the Python engine's odds (the
+        layout's outcome is unused: :meth:`apply_chance` deals it from its key)."""
+        f = top(s)
+        level_ships = s.in_pool & (self.tables.ship_level == f[3])
+        odds = jnp.select(
+            [f[0] == KIND["ship_reveal"], f[0] == KIND["event_draw"],
+             f[0] == KIND["start_player"], f[0] == KIND["die"]],
+            [pad(level_ships), pad(s.event_pool), pad(jnp.arange(self.num_players) >= 0),
+             pad(jnp.ones(6, bool))], pad(jnp.ones(1, bool)))
+        return jax.random.choice(key, odds.shape[0], p=odds / odds.sum()).astype(jnp.int32)
+
+    def settle(self, s: State) -> State:
+        """Run automatic frames and forced decisions until a real decision, a chance event
+        or the end (the Python ``settle``)."""
+        t = self.tables
+
+        def going(s: State) -> jnp.ndarray:
+            f = top(s)
+            forced = (f[1] >= 0) & (legal_mask(t, s).sum() == 1)
+            return ~s.over & (s.depth > 0) & ((f[1] == AUTO) | forced)
+
+        def step(s: State) -> State:
+            f = top(s)
+            action = jnp.argmax(legal_mask(t, s)).astype(jnp.int32)
+            return apply_frame(t, pop(s), f, action)
+
+        return jax.lax.while_loop(going, step, s)
+
+
+def pad(mask: jnp.ndarray, size: int = 64) -> jnp.ndarray:
+    """float32[size]: ``mask`` as weights, zero-padded."""
+    return jnp.zeros(size, jnp.float32).at[:mask.shape[0]].set(mask.astype(jnp.float32))
+
+
+def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> State:
+    """Apply frame ``f`` (already popped) with ``action``: the Python handler of its kind."""
+    handlers = {
+        "move": lambda x: flow.move(x, f, action),
+        "swap_to": lambda x: flow.swap_to(x, f, action),
+        "after_planning": flow.after_planning,
+        "cascade": lambda x: flow.cascade(t, x),
+        "line": lambda x: flow.line(t, x, action),
+        "loop_any": lambda x: shop.gain_one(x, f, action),
+        "loop_gift": lambda x: shop.gain_one(x, f, action),
+        "full_house_check": lambda x: shop.full_house_check(t, x, f),
+        "full_house": lambda x: shop.full_house(t, x, f, action),
+        "discard": lambda x: shop.lose_one(x, f, action),
+        "lose": lambda x: shop.lose_one(x, f, action),
+        "stage4": lambda x: shop.stage4(t, x, f),
+        "purchase": lambda x: shop.purchase(t, x, f, action),
+        "store_space": lambda x: shop.store_space(t, x, f, action),
+        "give": lambda x: shop.give(x, f, action),
+        "take": lambda x: shop.gain_one(x, f, action),
+        "end_turn": lambda x: shop.end_turn(t, x),
+        "convert": lambda x: shop.convert(x, f, action),
+        "convert_check": lambda x: shop.convert_check(x, f),
+        "exchange_more": lambda x: shop.exchange_more(x, f, action),
+        "next_turn": lambda x: flow.next_turn(t, x),
+        "start_round": lambda x: flow.start_turn(x, x.start_player),
+        "pay": lambda x: shop.pay(t, x, f, action),
+        "begin": lambda x: begin(t, x)}
+    names = list(handlers)
+    codes = np.array([KIND[name] for name in names])
+    which = jnp.argmax(jnp.asarray(codes) == f[0])
+    return jax.lax.switch(which, [handlers[name] for name in names], s)
+
+
+def begin(t: Tables, s: State) -> State:
+    """The end of setup: 1851 revealed with 2+ players, then turn 1 (DDC-2)."""
+    if t.num_players > 1:
+        s = s._replace(events=s.events.at[0].set(t.first_event),
+                       event_pool=s.event_pool.at[t.first_event].set(False))
+    return flow.start_turn(s, s.start_player)
+
+
+__all__ = ["KINDS", "DadaochengJax"]
