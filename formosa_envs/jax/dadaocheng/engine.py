@@ -6,14 +6,13 @@ methods are pure and jittable:
 * :meth:`DadaochengJax.new_state` is a game before its setup's chance events;
 * :meth:`DadaochengJax.apply_action` applies the pending player decision, then settles;
 * :meth:`DadaochengJax.apply_chance` applies a chance outcome (the ``place_disc`` frame deals
-  a whole layout from the key), then settles;
+  a whole layout from the key), then settles; :meth:`DadaochengJax.advance` is either;
 * :meth:`DadaochengJax.sample_chance` draws the pending chance frame's outcome from a key;
 * :meth:`DadaochengJax.legal_mask` and :meth:`DadaochengJax.current_player` read a state.
 
-Settling is the Python ``settle``: automatic frames run, and a player decision with a single
-legal action is applied without counting as a decision, until a real decision, a chance
-event or the end. What is not built yet: the observation, the rewards and truncation, and
-the batched ``init`` / ``step`` with a vec env.
+Each call settles as the Python ``settle`` does (:meth:`DadaochengJax.advance`). Not built
+yet: the observation, the rewards and truncation, and the batched ``init`` / ``step`` with
+a vec env.
 """
 
 from __future__ import annotations
@@ -85,15 +84,39 @@ class DadaochengJax:
 
     def apply_action(self, s: State, action: jnp.ndarray) -> State:
         """Apply a legal ``action`` of the pending player decision, then settle."""
-        f = top(s)
-        s = apply_frame(self.tables, pop(s), f, jnp.asarray(action, jnp.int32))
-        return self.settle(s._replace(decisions=s.decisions + 1))
+        return self.advance(s, action, jax.random.key(0))
 
     def apply_chance(self, s: State, outcome: jnp.ndarray, key: jax.Array) -> State:
-        """Apply the pending chance frame's ``outcome`` (a layout is dealt from ``key``)."""
-        f = top(s)
-        return self.settle(flow.chance(self.tables, pop(s), f, jnp.asarray(outcome, jnp.int32),
-                                       key))
+        """Apply the pending chance frame's ``outcome`` (a layout is dealt from ``key``),
+        then settle."""
+        return self.advance(s, outcome, key)
+
+    def advance(self, s: State, action: jnp.ndarray, key: jax.Array) -> State:
+        """Apply the pending node (a player's ``action``, or at a chance frame the outcome
+        ``action``, a layout being dealt from ``key``), then settle: automatic frames run,
+        and a player decision with a single legal action is applied without counting as a
+        decision, until a real decision, a chance event or the end (the Python
+        ``apply_action`` and ``settle``). One loop applies every frame, so the rules are
+        traced once."""
+        t, action = self.tables, jnp.asarray(action, jnp.int32)
+
+        def going(carry: tuple[State, jnp.ndarray]) -> jnp.ndarray:
+            s, first = carry
+            f = top(s)
+            forced = (f[1] >= 0) & (legal_mask(t, s).sum() == 1)
+            return ~s.over & (s.depth > 0) & (first | (f[1] == AUTO) | forced)
+
+        def step(carry: tuple[State, jnp.ndarray]) -> tuple[State, jnp.ndarray]:
+            s, first = carry
+            f = top(s)
+            chosen = jnp.where(first, action, jnp.argmax(legal_mask(t, s)).astype(jnp.int32))
+            s = jax.lax.cond(f[1] == CHANCE,
+                             lambda x: flow.chance(t, pop(x), f, chosen, key),
+                             lambda x: apply_frame(t, pop(x), f, chosen), s)
+            counted = jnp.where(first & (f[1] >= 0), 1, 0)
+            return s._replace(decisions=s.decisions + counted), jnp.bool_(False)
+
+        return jax.lax.while_loop(going, step, (s, jnp.bool_(True)))[0]
 
     def sample_chance(self, s: State, key: jax.Array) -> jnp.ndarray:
         """An outcome of the pending chance frame, drawn with the Python engine's odds (the
@@ -106,23 +129,6 @@ class DadaochengJax:
             [pad(level_ships), pad(s.event_pool), pad(jnp.arange(self.num_players) >= 0),
              pad(jnp.ones(6, bool))], pad(jnp.ones(1, bool)))
         return jax.random.choice(key, odds.shape[0], p=odds / odds.sum()).astype(jnp.int32)
-
-    def settle(self, s: State) -> State:
-        """Run automatic frames and forced decisions until a real decision, a chance event
-        or the end (the Python ``settle``)."""
-        t = self.tables
-
-        def going(s: State) -> jnp.ndarray:
-            f = top(s)
-            forced = (f[1] >= 0) & (legal_mask(t, s).sum() == 1)
-            return ~s.over & (s.depth > 0) & ((f[1] == AUTO) | forced)
-
-        def step(s: State) -> State:
-            f = top(s)
-            action = jnp.argmax(legal_mask(t, s)).astype(jnp.int32)
-            return apply_frame(t, pop(s), f, action)
-
-        return jax.lax.while_loop(going, step, s)
 
 
 def pad(mask: jnp.ndarray, size: int = 64) -> jnp.ndarray:

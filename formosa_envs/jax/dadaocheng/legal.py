@@ -49,7 +49,7 @@ def legal_mask(t: Tables, s: State) -> jnp.ndarray:
     colours = jnp.ones(5, bool)
     masks = {
         "move": (IDS >= A.FLIP0) & (IDS < A.SWAP0 + 15),
-        "swap_to": (IDS > A.SWAP_TO0 + f[3]) & (IDS < A.SWAP_TO0 + 16),
+        "swap_to": (A.SWAP_TO0 + f[3] < IDS) & (IDS < A.SWAP_TO0 + 16),
         "line": segment(A.LINE0, grid.candidates(faces(t, s), s.sides)),
         "loop_any": segment(A.COLOUR0, colours), "loop_gift": segment(A.COLOUR0, colours),
         "full_house": segment(A.SPACE0, full_house_spaces(t, s, p)),
