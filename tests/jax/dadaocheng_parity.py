@@ -5,7 +5,8 @@ call per node. At a chance node the JAX side draws the outcome
 (:meth:`DadaochengJax.sample_chance`, or a whole layout), and the harness feeds it to the
 Python chance nodes, checking that each has a positive probability there. At a player
 decision it compares the whole state (:func:`~formosa_envs.jax.dadaocheng.state.from_python`
-against the JAX state, field by field, frame stack included) and the legal actions. Both
+against the JAX state, field by field, frame stack included), the legal actions and every
+seat's prestige; at the end, the prestige and the returns. Both
 engines then take the same action, drawn uniformly from the legal ones, or chosen by the
 Python heuristic (``policy="heuristic"``). The run ends when every game has finished in
 both engines.
@@ -49,7 +50,7 @@ def engine(num_players: int, options: tuple[tuple[str, Any], ...] = ()) -> Dadao
 
 @cache
 def jitted(env: DadaochengJax) -> tuple[Any, Any]:
-    """(``vmap(advance)``, ``vmap(legal_mask)``), jitted."""
+    """(``vmap(advance)``, ``vmap`` of (legal mask, scores, returns)), jitted."""
 
     def advance(s: State, action: jnp.ndarray, key: jax.Array) -> tuple[State, jnp.ndarray]:
         draw_key, deal_key = jax.random.split(key)
@@ -59,7 +60,10 @@ def jitted(env: DadaochengJax) -> tuple[Any, Any]:
         moved = jax.tree.map(lambda a, b: jnp.where(s.over, b, a), moved, s)
         return moved, outcome
 
-    return jax.jit(jax.vmap(advance)), jax.jit(jax.vmap(env.legal_mask))
+    def read(s: State) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray]:
+        return env.legal_mask(s), env.scores(s), env.returns(s)
+
+    return jax.jit(jax.vmap(advance)), jax.jit(jax.vmap(read))
 
 
 def run(num_players: int, games: int, seed: int, options: tuple = (),
@@ -75,11 +79,14 @@ def run(num_players: int, games: int, seed: int, options: tuple = (),
     state = jax.tree.map(lambda leaf: jnp.stack([leaf] * games), env.new_state())
     tally = Tally(games=games)
     while not all(s.over for s in python):
-        legal_masks = np.asarray(masks(state))
+        legal_masks, scores, _ = (np.asarray(x) for x in masks(state))
         actions = np.zeros(games, np.int32)
         for slot, s in enumerate(python):
             if not s.over and s.stack[-1].player != CHANCE:
                 actions[slot] = check_decision(game, s, state, slot, legal_masks[slot], tally)
+                if scores[slot].tolist() != game.prestige(s):
+                    raise Mismatch(f"slot {slot}: prestige Python {game.prestige(s)}, JAX "
+                                   f"{scores[slot].tolist()}")
                 if agents is not None:
                     actions[slot] = agents[slot].act_on_state(game, s)
                 else:
@@ -91,6 +98,12 @@ def run(num_players: int, games: int, seed: int, options: tuple = (),
     if not finished.all() or np.asarray(state.overflow).any():
         raise Mismatch(f"JAX games over {finished.tolist()}, overflow "
                        f"{np.asarray(state.overflow).tolist()} where Python finished")
+    _, scores, returns = (np.asarray(x) for x in masks(state))
+    for slot, s in enumerate(python):
+        if scores[slot].tolist() != game.prestige(s) or not np.allclose(
+                returns[slot], game.returns(s), rtol=0, atol=1e-6):  # float32 thirds
+            raise Mismatch(f"slot {slot} at the end: Python {game.prestige(s)} "
+                           f"{game.returns(s)}, JAX {scores[slot]} {returns[slot]}")
     return tally
 
 

@@ -28,7 +28,7 @@ from formosa_envs.core.engine import AUTO, CHANCE, TERMINAL
 from formosa_envs.games.dadaocheng.config import DadaochengConfig
 from formosa_envs.games.dadaocheng.game import DadaochengGame
 
-from . import flow, shop
+from . import flow, scoring, shop
 from .cascade import HISTORY_SIZE
 from .legal import legal_mask
 from .state import DEPTH, FRAME, KIND, KINDS, MAX_EVENTS, State, frame, pop, push, top
@@ -77,6 +77,16 @@ class DadaochengJax:
     def current_player(self, s: State) -> jnp.ndarray:
         """The seat to decide, ``CHANCE``, or ``TERMINAL`` once the game is over."""
         return jnp.where(s.over, TERMINAL, top(s)[1])
+
+    def scores(self, s: State) -> jnp.ndarray:
+        """int32[n]: each player's prestige if the game ended now."""
+        return scoring.prestige(self.tables, s)
+
+    def returns(self, s: State) -> jnp.ndarray:
+        """float32[n]: the rank returns of a finished game, zero before the end (the Python
+        ``Game.returns``)."""
+        return scoring.returns(self.tables, s, self.config.solo_target,
+                               self.config.solo_challenge)
 
     def legal_mask(self, s: State) -> jnp.ndarray:
         """bool[96]: the pending decision's legal actions."""
