@@ -152,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="total time per contender (seconds, > 0)")
     bench.add_argument("--backend", choices=("python", "jax"), default="python",
                        help="python: the engines and env() (default); jax: the batched JAX "
-                            "Flowers engine vs PGX connect four ([jax] extra)")
+                            "Flowers engine vs PGX connect four, or Dadaocheng vs PGX sparrow "
+                            "mahjong and Leduc hold'em ([jax] extra)")
     bench.add_argument("--batch", type=int_between(1, 1 << 20), nargs="+", default=[1024],
                        help="--backend jax: games played at once (default 1024)")
     bench.set_defaults(run=cmd_bench)
@@ -437,18 +438,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _bench_jax(args: argparse.Namespace, options: dict) -> int:
-    """``formosa bench flowers --backend jax``: the batched JAX engine (compile time apart)."""
+    """``formosa bench flowers|dadaocheng --backend jax``: the batched JAX engine (compile
+    time apart)."""
     import importlib.util
-    if args.game != "flowers":
-        raise FormosaError(f"--backend jax: only flowers has a JAX engine, got {args.game}")
+    if args.game not in ("flowers", "dadaocheng"):
+        raise FormosaError(f"--backend jax: flowers and dadaocheng have JAX engines, got "
+                           f"{args.game}")
     if options:
         raise FormosaError(f"--backend jax: game options are not supported here, got "
                            f"{sorted(options)}")
     if importlib.util.find_spec("jax") is None:
         raise FormosaError("--backend jax needs the [jax] extra: pip install -e '.[jax]'")
-    from formosa_envs.jax.bench import bench_rows, format_rows
+    from formosa_envs.jax import bench
+    if args.game == "dadaocheng":
+        steps = 20
+        rows = bench.dadaocheng_rows(args.batch, args.players, steps)
+        print(bench.format_dadaocheng(rows, args.players, steps))
+        return 0
     steps = 200
-    print(format_rows(bench_rows(args.batch, args.players, steps), args.players, steps))
+    print(bench.format_rows(bench.bench_rows(args.batch, args.players, steps), args.players,
+                            steps))
     return 0
 
 

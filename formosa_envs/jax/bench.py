@@ -132,3 +132,66 @@ def format_rows(rows: list[dict[str, Any]], players: int, steps: int) -> str:
                      f"{flowers['compile_s']:10.1f} "
                      f"{row['heuristic']['decisions_per_s']:16,.0f} {c4_text}")
     return "\n".join(lines)
+
+
+def bench_dadaocheng(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
+    """Random legal play on the Dadaocheng vec env at ``batch`` (issue #29, in progress)."""
+    from formosa_envs.jax.dadaocheng.vec_env import DadaochengVecEnv
+
+    vec = DadaochengVecEnv(batch, players)
+
+    def step(out: Any, key: jax.Array) -> Any:
+        k_act, k_env = jax.random.split(key)
+        return vec._step(out.state, sample_legal(k_act, out.legal_action_mask), k_env)
+
+    compile_s, run_s = time_scan(step, vec.reset(jax.random.PRNGKey(0)), steps, repeats)
+    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+
+
+def bench_pgx(name: str, batch: int, steps: int, repeats: int) -> dict[str, float] | None:
+    """A PGX game (``pgx.make(name)``), random legal play with auto-reset; None without
+    PGX."""
+    try:
+        import pgx
+    except ImportError:
+        return None
+    env = pgx.make(name)
+    init, play = jax.vmap(env.init), jax.vmap(env.step)
+
+    def step(state: Any, key: jax.Array) -> Any:
+        k_act, k_play, k_reset = jax.random.split(key, 3)
+        state = play(state, sample_legal(k_act, state.legal_action_mask),
+                     jax.random.split(k_play, batch))
+        fresh = init(jax.random.split(k_reset, batch))
+        return jax.tree_util.tree_map(
+            lambda new, old: jnp.where(
+                state.terminated.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
+            fresh, state)
+
+    state = jax.jit(init)(jax.random.split(jax.random.PRNGKey(0), batch))
+    compile_s, run_s = time_scan(step, state, steps, repeats)
+    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+
+
+def dadaocheng_rows(batches: list[int], players: int = 2, steps: int = 20,
+                    repeats: int = 2) -> list[dict[str, Any]]:
+    """One row per batch size: Dadaocheng, and PGX's sparrow mahjong and Leduc hold'em for
+    scale (None without PGX)."""
+    return [{"batch": batch, "dadaocheng": bench_dadaocheng(batch, players, steps, repeats),
+             "sparrow_mahjong": bench_pgx("sparrow_mahjong", batch, steps, repeats),
+             "leduc_holdem": bench_pgx("leduc_holdem", batch, steps, repeats)}
+            for batch in batches]
+
+
+def format_dadaocheng(rows: list[dict[str, Any]], players: int, steps: int) -> str:
+    """The Dadaocheng benchmark table."""
+    lines = [f"jax {jax.__version__} on {jax.devices()[0].platform}, Dadaocheng {players} "
+             f"players, {steps} steps per run",
+             f"{'batch':>6} {'dadaocheng dec/s':>17} {'compile s':>10} "
+             f"{'sparrow mahjong dec/s':>22} {'leduc dec/s':>12}"]
+    for row in rows:
+        others = [f"{row[k]['decisions_per_s']:,.0f}" if row[k] else "n/a"
+                  for k in ("sparrow_mahjong", "leduc_holdem")]
+        lines.append(f"{row['batch']:6d} {row['dadaocheng']['decisions_per_s']:17,.0f} "
+                     f"{row['dadaocheng']['compile_s']:10.1f} {others[0]:>22} {others[1]:>12}")
+    return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""``formosa bench flowers --backend jax``: the JAX benchmark from the command line."""
+"""``formosa bench flowers|dadaocheng --backend jax``: the JAX benchmarks from the command
+line."""
 
 from __future__ import annotations
 
@@ -15,9 +16,17 @@ def test_the_jax_benchmark_prints_its_table(capsys) -> None:
     assert float(row.split()[1].replace(",", "")) > 0
 
 
-def test_only_flowers_has_a_jax_engine(capsys) -> None:
+def test_only_flowers_and_dadaocheng_have_jax_engines(capsys) -> None:
     assert main(["bench", "tea", "--backend", "jax"]) == 2
-    assert "only flowers has a JAX engine" in capsys.readouterr().err
+    assert "flowers and dadaocheng have JAX engines" in capsys.readouterr().err
+
+
+def test_the_dadaocheng_benchmark_prints_its_table(capsys) -> None:
+    assert main(["bench", "dadaocheng", "--backend", "jax", "--batch", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "dadaocheng dec/s" in out and "sparrow mahjong dec/s" in out
+    row = next(line for line in out.splitlines() if line.split()[:1] == ["2"])
+    assert float(row.split()[1].replace(",", "")) > 0
 
 
 @pytest.mark.parametrize("batch", ["0", "x"])

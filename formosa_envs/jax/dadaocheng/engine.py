@@ -3,6 +3,9 @@
 One object per configuration (player count and options are static) holds the tables; its
 methods are pure and jittable:
 
+* :meth:`DadaochengJax.init` is a new game at its first decision, and
+  :meth:`DadaochengJax.step` applies a decision and every chance event up to the next one
+  (outcomes drawn from the key): the PGX-style pair;
 * :meth:`DadaochengJax.new_state` is a game before its setup's chance events;
 * :meth:`DadaochengJax.apply_action` applies the pending player decision, then settles;
 * :meth:`DadaochengJax.apply_chance` applies a chance outcome (the ``place_disc`` frame deals
@@ -11,8 +14,7 @@ methods are pure and jittable:
 * :meth:`DadaochengJax.legal_mask` and :meth:`DadaochengJax.current_player` read a state.
 
 Each call settles as the Python ``settle`` does (:meth:`DadaochengJax.advance`). Not built
-yet: the observation, the rewards and truncation, and the batched ``init`` / ``step`` with
-a vec env.
+yet: the observation vector.
 """
 
 from __future__ import annotations
@@ -106,27 +108,46 @@ class DadaochengJax:
         ``action``, a layout being dealt from ``key``), then settle: automatic frames run,
         and a player decision with a single legal action is applied without counting as a
         decision, until a real decision, a chance event or the end (the Python
-        ``apply_action`` and ``settle``). One loop applies every frame, so the rules are
-        traced once."""
-        t, action = self.tables, jnp.asarray(action, jnp.int32)
+        ``apply_action`` and ``settle``)."""
+        return self._run(s, jnp.asarray(action, jnp.int32), key, draw=False)
+
+    def init(self, key: jax.Array) -> State:
+        """A new game after its setup, chance drawn from ``key``: the first decision."""
+        return self._run(self.new_state(), jnp.int32(0), key, draw=True)
+
+    def step(self, s: State, action: jnp.ndarray, key: jax.Array) -> State:
+        """Apply the pending player decision, then every chance event up to the next
+        decision or the end, outcomes drawn from ``key`` (a finished game stays as it is)."""
+        return self._run(s, jnp.asarray(action, jnp.int32), key, draw=True)
+
+    def _run(self, s: State, action: jnp.ndarray, key: jax.Array, draw: bool) -> State:
+        """The one loop that applies every frame (so the rules are traced once): the
+        pending node with ``action``, then automatic frames, forced decisions and, with
+        ``draw``, chance frames (outcomes from ``key``), until a decision it may not take."""
+        t = self.tables
 
         def going(carry: tuple[State, jnp.ndarray]) -> jnp.ndarray:
-            s, first = carry
+            s, count = carry
             f = top(s)
             forced = (f[1] >= 0) & (legal_mask(t, s).sum() == 1)
-            return ~s.over & (s.depth > 0) & (first | (f[1] == AUTO) | forced)
+            automatic = (f[1] == AUTO) | forced | ((f[1] == CHANCE) & draw)
+            return ~s.over & (s.depth > 0) & ((count == 0) | automatic)
 
         def step(carry: tuple[State, jnp.ndarray]) -> tuple[State, jnp.ndarray]:
-            s, first = carry
-            f = top(s)
-            chosen = jnp.where(first, action, jnp.argmax(legal_mask(t, s)).astype(jnp.int32))
+            s, count = carry
+            f, first = top(s), count == 0
+            draw_key, deal_key = jax.random.split(jax.random.fold_in(key, count))
+            outcome = self.sample_chance(s, draw_key) if draw else action
+            chosen = jnp.where(f[1] == CHANCE, jnp.where(first & ~draw, action, outcome),
+                               jnp.where(first, action,
+                                         jnp.argmax(legal_mask(t, s)).astype(jnp.int32)))
             s = jax.lax.cond(f[1] == CHANCE,
-                             lambda x: flow.chance(t, pop(x), f, chosen, key),
+                             lambda x: flow.chance(t, pop(x), f, chosen, deal_key),
                              lambda x: apply_frame(t, pop(x), f, chosen), s)
             counted = jnp.where(first & (f[1] >= 0), 1, 0)
-            return s._replace(decisions=s.decisions + counted), jnp.bool_(False)
+            return s._replace(decisions=s.decisions + counted), count + 1
 
-        return jax.lax.while_loop(going, step, (s, jnp.bool_(True)))[0]
+        return jax.lax.while_loop(going, step, (s, jnp.int32(0)))[0]
 
     def sample_chance(self, s: State, key: jax.Array) -> jnp.ndarray:
         """An outcome of the pending chance frame, drawn with the Python engine's odds (the
@@ -147,13 +168,12 @@ def pad(mask: jnp.ndarray, size: int = 64) -> jnp.ndarray:
 
 
 def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> State:
-    """Apply frame ``f`` (already popped) with ``action``: the Python handler of its kind."""
+    """Apply frame ``f`` (already popped) with ``action``: the Python handler of its kind
+    (``cascade`` and ``line`` share one cascade run: under ``vmap`` every branch runs)."""
     handlers = {
         "move": lambda x: flow.move(x, f, action),
         "swap_to": lambda x: flow.swap_to(x, f, action),
         "after_planning": flow.after_planning,
-        "cascade": lambda x: flow.cascade(t, x),
-        "line": lambda x: flow.line(t, x, action),
         "loop_any": lambda x: shop.gain_one(x, f, action),
         "loop_gift": lambda x: shop.gain_one(x, f, action),
         "full_house_check": lambda x: shop.full_house_check(t, x, f),
@@ -176,7 +196,10 @@ def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> Sta
     names = list(handlers)
     codes = np.array([KIND[name] for name in names])
     which = jnp.argmax(jnp.asarray(codes) == f[0])
-    return jax.lax.switch(which, [handlers[name] for name in names], s)
+    handled = jax.lax.switch(which, [handlers[name] for name in names], s)
+    cascading = (f[0] == KIND["cascade"]) | (f[0] == KIND["line"])
+    return jax.tree.map(lambda a, b: jnp.where(cascading, a, b),
+                        flow.cascade(t, s, jnp.where(f[0] == KIND["line"], action, -1)), handled)
 
 
 def begin(t: Tables, s: State) -> State:

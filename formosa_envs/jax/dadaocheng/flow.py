@@ -85,17 +85,20 @@ def after_planning(s: State) -> State:
     return push(s, frame("cascade", AUTO))
 
 
-def cascade(t: Tables, s: State) -> State:
-    """The automatic cascade until it ends, needs a choice or loops (DDC-5, DDC-6)."""
-    c, status = jc.run_cascade(cascade_of(s), faces(t, s), s.covered, s.remodelled, s.turn)
-    return after_cascade(t, s, c, status)
-
-
-def line(t: Tables, s: State, action: jnp.ndarray) -> State:
-    """The chosen candidate line, then the cascade runs on."""
-    c, status = jc.choose_line(cascade_of(s), faces(t, s), s.covered, s.remodelled, s.turn,
-                               action - A.LINE0)
-    return after_cascade(t, s, c, status)
+def cascade(t: Tables, s: State, line: jnp.ndarray) -> State:
+    """The automatic cascade until it ends, needs a choice or loops (DDC-5, DDC-6); with
+    ``line >= 0`` the active player's chosen line is collected first (a repeated state
+    loops at once)."""
+    c, face_up = cascade_of(s), faces(t, s)
+    collected, repeated = jc.collect(c, face_up, s.covered, s.remodelled, s.turn,
+                                     jnp.maximum(line - A.LINE0, 0))
+    chosen = line >= 0
+    start = jax.tree.map(lambda a, b: jnp.where(chosen, a, b), collected, c)
+    looped_now = chosen & repeated
+    after, status = jc.run_cascade(start, face_up, s.covered, s.remodelled, s.turn)
+    c = jax.tree.map(lambda a, b: jnp.where(looped_now, a, b),
+                     jc.loop_reward(start, s.turn), after)
+    return after_cascade(t, s, c, jnp.where(looped_now, jc.LOOPED, status))
 
 
 def next_turn(t: Tables, s: State) -> State:

@@ -1,0 +1,116 @@
+"""A batch of Dadaocheng games on JAX with auto-reset, and a numpy adapter.
+
+:class:`DadaochengVecEnv` steps ``num_envs`` games with one jitted call: each applies its
+current player's action and every chance event up to its next decision; a game that ends
+(or reaches ``max_game_length`` decisions: truncated) reports its final rewards in that
+step's output and is replaced in the same step by a new game. The observation vector is not
+built yet (issue #29): an output carries the legal mask, the current player, the rewards and
+the end flags. :class:`NumpyDadaochengVecEnv` takes and gives numpy arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from formosa_envs.games.dadaocheng.game import MAX_DECISIONS
+
+from .engine import DadaochengJax
+from .state import State
+
+
+class VecStep(NamedTuple):
+    """One batched step's output (a leading batch axis on every field)."""
+
+    state: State                   # the games after the step (new ones where one ended)
+    legal_action_mask: jnp.ndarray  # bool[B, 96]
+    current_player: jnp.ndarray    # int32[B]
+    rewards: jnp.ndarray           # float32[B, n]: the ended games' returns, else 0
+    terminated: jnp.ndarray        # bool[B]: a game ended by the rules in this step
+    truncated: jnp.ndarray         # bool[B]: a game reached max_game_length first
+
+
+class DadaochengVecEnv:
+    """``num_envs`` games of one configuration (options: those of
+    :class:`~formosa_envs.games.dadaocheng.config.DadaochengConfig`)."""
+
+    def __init__(self, num_envs: int, num_players: int = 2,
+                 max_game_length: int = MAX_DECISIONS, **options: Any) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.num_envs = int(num_envs)
+        self.engine = DadaochengJax(num_players, **options)
+        self.max_game_length = int(max_game_length)
+        self.reset = jax.jit(self._reset)
+        self.step = jax.jit(self._step)
+
+    def _out(self, s: State, rewards: jnp.ndarray, terminated: jnp.ndarray,
+             truncated: jnp.ndarray) -> VecStep:
+        engine = self.engine
+        return VecStep(s, jax.vmap(engine.legal_mask)(s), jax.vmap(engine.current_player)(s),
+                       rewards, terminated, truncated)
+
+    def _reset(self, key: jax.Array) -> VecStep:
+        s = jax.vmap(self.engine.init)(jax.random.split(key, self.num_envs))
+        zeros = jnp.zeros(self.num_envs, bool)
+        return self._out(s, jnp.zeros((self.num_envs, self.engine.num_players)), zeros, zeros)
+
+    def _step(self, s: State, actions: jnp.ndarray, key: jax.Array) -> VecStep:
+        step_key, reset_key = jax.random.split(key)
+        keys = jax.random.split(step_key, self.num_envs)
+        s = jax.vmap(self.engine.step)(s, jnp.asarray(actions, jnp.int32), keys)
+        terminated = s.over
+        truncated = ~terminated & (s.decisions >= self.max_game_length)
+        rewards = jax.vmap(self.engine.returns)(s)
+        fresh = jax.vmap(self.engine.init)(jax.random.split(reset_key, self.num_envs))
+        done = terminated | truncated
+        s = jax.tree.map(lambda new, old: jnp.where(
+            done.reshape((-1,) + (1,) * (old.ndim - 1)), new, old), fresh, s)
+        return self._out(s, rewards, terminated, truncated)
+
+
+class NumpyDadaochengVecEnv:
+    """:class:`DadaochengVecEnv` with numpy in and out; the batch's JAX state stays
+    inside (``seed`` seeds the reset key; each step splits it)."""
+
+    def __init__(self, num_envs: int, num_players: int = 2, seed: int = 0,
+                 **options: Any) -> None:
+        self.vec = DadaochengVecEnv(num_envs, num_players, **options)
+        self.key = jax.random.key(seed)
+        self.out: VecStep | None = None
+
+    def reset(self, seed: int | None = None) -> dict[str, np.ndarray]:
+        """New games; the legal masks and current players."""
+        if seed is not None:
+            self.key = jax.random.key(seed)
+        self.key, sub = jax.random.split(self.key)
+        self.out = self.vec.reset(sub)
+        return self._numpy(self.out)
+
+    def step(self, actions: np.ndarray) -> dict[str, np.ndarray]:
+        """Apply one action per game (illegal actions are refused with a ValueError)."""
+        if self.out is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.vec.num_envs,):
+            raise ValueError(f"expected {self.vec.num_envs} actions, got shape {actions.shape}")
+        legal = np.asarray(self.out.legal_action_mask)
+        inside = (actions >= 0) & (actions < legal.shape[1])
+        rows = np.flatnonzero(~inside | ~legal[np.arange(len(actions)),
+                                                np.clip(actions, 0, legal.shape[1] - 1)])
+        if rows.size:
+            raise ValueError(f"illegal actions in games {rows[:8].tolist()}: "
+                             f"{actions[rows[:8]].tolist()}")
+        self.key, sub = jax.random.split(self.key)
+        self.out = self.vec.step(self.out.state, actions, sub)
+        return self._numpy(self.out)
+
+    @staticmethod
+    def _numpy(out: VecStep) -> dict[str, np.ndarray]:
+        return {"legal_action_mask": np.asarray(out.legal_action_mask),
+                "current_player": np.asarray(out.current_player),
+                "rewards": np.asarray(out.rewards), "terminated": np.asarray(out.terminated),
+                "truncated": np.asarray(out.truncated)}
