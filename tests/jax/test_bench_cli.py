@@ -21,6 +21,7 @@ def test_only_flowers_and_dadaocheng_have_jax_engines(capsys) -> None:
     assert "flowers and dadaocheng have JAX engines" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # compiles the Dadaocheng vec env and two PGX games: minutes
 def test_the_dadaocheng_benchmark_prints_its_table(capsys) -> None:
     assert main(["bench", "dadaocheng", "--backend", "jax", "--batch", "2"]) == 0
     out = capsys.readouterr().out

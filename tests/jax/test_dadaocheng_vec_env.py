@@ -12,9 +12,10 @@ from formosa_envs.jax.dadaocheng.vec_env import NumpyDadaochengVecEnv
 
 
 @cache
-def solo(max_game_length: int = 4000) -> NumpyDadaochengVecEnv:
-    """Two solo games at once (one compile per length)."""
-    return NumpyDadaochengVecEnv(2, num_players=1, seed=0, max_game_length=max_game_length)
+def solo(max_game_length: int = 4000, reset_chunk: int = 32) -> NumpyDadaochengVecEnv:
+    """Two solo games at once (one compile per setting)."""
+    return NumpyDadaochengVecEnv(2, num_players=1, seed=0, max_game_length=max_game_length,
+                                 reset_chunk=reset_chunk)
 
 
 def play(env: NumpyDadaochengVecEnv, steps: int, seed: int) -> list[dict[str, np.ndarray]]:
@@ -40,7 +41,9 @@ def test_finished_games_report_their_result_and_restart() -> None:
 
 @pytest.mark.slow
 def test_a_game_is_truncated_at_max_game_length() -> None:
-    outs = play(solo(max_game_length=8), 20, seed=2)
+    """Both games end on the same steps; new games are made one at a time here, so the
+    second waits for a second round of the reset loop, within the same step."""
+    outs = play(solo(max_game_length=8, reset_chunk=1), 20, seed=2)
     truncated = np.array([o["truncated"] for o in outs])
     assert truncated[7].all() and truncated[15].all() and truncated.sum() == 4
 

@@ -14,3 +14,8 @@ def test_the_jax_blocks_run() -> None:
     state = flowers[0]["state"]
     assert state.observation.shape == (3, 442)
     assert bool(state.legal_action_mask.any(axis=1).all())
+    dadaocheng = [scope for scope in scopes if "DadaochengJax" in scope]
+    assert dadaocheng, "the DadaochengJax example is gone from the docs"
+    state = dadaocheng[0]["state"]
+    assert int(state.decisions) == 1 and not bool(state.over)
+    assert dadaocheng[0]["vec"].num_envs == 1024

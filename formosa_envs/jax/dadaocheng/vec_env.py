@@ -35,15 +35,21 @@ class VecStep(NamedTuple):
 
 class DadaochengVecEnv:
     """``num_envs`` games of one configuration (options: those of
-    :class:`~formosa_envs.games.dadaocheng.config.DadaochengConfig`)."""
+    :class:`~formosa_envs.games.dadaocheng.config.DadaochengConfig`); ``reset_chunk``: new
+    games made at once when games finish."""
 
     def __init__(self, num_envs: int, num_players: int = 2,
-                 max_game_length: int = MAX_DECISIONS, **options: Any) -> None:
+                 max_game_length: int = MAX_DECISIONS, reset_chunk: int = 32,
+                 **options: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.num_envs = int(num_envs)
         self.engine = DadaochengJax(num_players, **options)
         self.max_game_length = int(max_game_length)
+        if reset_chunk < 1:
+            raise ValueError(f"reset_chunk must be at least 1, got {reset_chunk}")
+        self.reset_chunk = min(self.num_envs, int(reset_chunk))
+        """New games made at once when games finish (see :meth:`_restart`)."""
         self.reset = jax.jit(self._reset)
         self.step = jax.jit(self._step)
 
@@ -65,12 +71,30 @@ class DadaochengVecEnv:
         terminated = s.over
         truncated = ~terminated & (s.decisions >= self.max_game_length)
         rewards = jax.vmap(self.engine.returns)(s)
-        fresh = jax.vmap(self.engine.init)(jax.random.split(reset_key, self.num_envs))
-        done = terminated | truncated
-        s = jax.tree.map(lambda new, old: jnp.where(
-            done.reshape((-1,) + (1,) * (old.ndim - 1)), new, old), fresh, s)
+        s = self._restart(s, terminated | truncated, reset_key)
         return self._out(s, rewards, terminated, truncated)
 
+    def _restart(self, s: State, done: jnp.ndarray, key: jax.Array) -> State:
+        """New games in the ``done`` slots. A new game costs a whole setup, so they are
+        made :attr:`reset_chunk` at a time (as many chunks as there are finished games)
+        and scattered into their slots, not made for every slot and selected."""
+        chunk = self.reset_chunk
+
+        def more(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> jnp.ndarray:
+            return carry[1].any()
+
+        def fill(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> tuple:
+            s, waiting, count = carry
+            rank = jnp.cumsum(waiting) - 1
+            slot_of = jnp.full(chunk, self.num_envs, jnp.int32).at[
+                jnp.where(waiting & (rank < chunk), rank, chunk)].set(
+                jnp.arange(self.num_envs, dtype=jnp.int32), mode="drop")
+            fresh = jax.vmap(self.engine.init)(
+                jax.random.split(jax.random.fold_in(key, count), chunk))
+            s = jax.tree.map(lambda old, new: old.at[slot_of].set(new, mode="drop"), s, fresh)
+            return s, waiting & (rank >= chunk), count + 1
+
+        return jax.lax.while_loop(more, fill, (s, done, jnp.int32(0)))[0]
 
 class NumpyDadaochengVecEnv:
     """:class:`DadaochengVecEnv` with numpy in and out; the batch's JAX state stays
