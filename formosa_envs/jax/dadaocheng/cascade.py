@@ -16,9 +16,9 @@ of three outcomes (``seeds/dadaocheng.md`` DDC-5, DDC-6):
   on their sign (DDC-6.4 steps 1, 3 and 4). The caller deals the new layout and asks for the
   chosen cubes (steps 2, 3's cube of any colour, and 5).
 
-Every step flips a line, so the history holds distinct states reachable from its first one:
-:data:`HISTORY_SIZE` (the full search's queue size) bounds it as the search's queue is bounded,
-and :attr:`Cascade.overflow` says if it was ever exceeded.
+Every step flips a line, so the history holds distinct states reachable from its first one,
+one per collection. :data:`HISTORY_SIZE` bounds it; :attr:`Cascade.overflow` says if it was
+ever exceeded (a cascade that long has never been seen: the longest in play had 6 states).
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ from . import grid
 
 ENDED, CHOOSE, LOOPED = 0, 1, 2
 """Outcomes of :func:`run_cascade`."""
-HISTORY_SIZE = grid.QUEUE_SIZE
+HISTORY_SIZE = 1024
+"""States a cascade's history holds (each one a collection the active player chose or was
+forced to: the longest seen in play is 6)."""
 CORRUPTION = 3
 """A storehouse space holding this many cubes is emptied (corruption, R-10)."""
 

@@ -16,9 +16,10 @@ distinct lines have distinct cell masks, so the (at most 8) successors of a stat
 and are queued together, and each state's successors are one look-up per row and column in a
 table built from the faces (:func:`axis_table`). A short search (:data:`SHORT_QUEUE` states,
 a state is new when it differs from every queued one) settles almost every state; where its
-queue spills before it finds an end, a full search (:data:`QUEUE_SIZE` states, membership in
-a bitmap of all 65,536 side states) runs. The full search is exact as long as its queue holds
-every reachable state, and :func:`can_end_checked` says when it did not. How large a
+queue spills before it finds an end, a full search runs: membership in a bitmap of all 65,536
+side states, and a ring of :data:`QUEUE_SIZE` slots for the frontier (the states found and
+not yet expanded). It is exact as long as the frontier fits the ring, and
+:func:`can_end_checked` says when it did not. How large a
 reachable set gets was measured exhaustively over all 65,536 side states of sampled disc
 arrangements (``benchmarks/dadaocheng_reach.py``): see ``docs/jax.md``.
 """
@@ -35,7 +36,9 @@ NUM_CELLS = py.NUM_CELLS
 NUM_LINES = py.NUM_LINES
 NO_LINE = -1
 QUEUE_SIZE = 1024
-"""States the full search's queue holds (4 KiB a grid); above the measured worst case."""
+"""The full search's frontier ring (4 KiB a grid): it holds the states found and not yet
+expanded, a subset of the reachable set, whose largest found is 874 states
+(``benchmarks/dadaocheng_reach.py``)."""
 SHORT_QUEUE = 64
 """States the short search holds (membership by comparison with all of them)."""
 BITMAP_WORDS = (1 << NUM_CELLS) // 32
@@ -140,16 +143,21 @@ def _set_bits(bitmap: jnp.ndarray, states: jnp.ndarray, new: jnp.ndarray) -> jnp
 
 def _bitmap_search(table: jnp.ndarray, sides: jnp.ndarray,
                    needed: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
-    """The search with :data:`QUEUE_SIZE` states and a bitmap of all side states, run only
-    where ``needed`` (elsewhere its loop makes no step): (found an end, overflowed)."""
+    """The search with a bitmap of all side states for membership and a ring of
+    :data:`QUEUE_SIZE` slots for the states found but not yet expanded (the frontier: the
+    queue never holds the expanded ones), run only where ``needed`` (elsewhere its loop
+    makes no step): (found an end, the frontier overflowed)."""
     queue = jnp.zeros(QUEUE_SIZE, jnp.int32).at[0].set(sides)
     bitmap = _set_bits(jnp.zeros(BITMAP_WORDS, jnp.uint32), sides[None], jnp.ones(1, bool))
 
     def expand(carry: tuple) -> tuple:
         queue, head, tail, found, overflow, bitmap = carry
-        nxt = _successors(table, queue[head])
+        nxt = _successors(table, queue[head % QUEUE_SIZE])
         new = (nxt >= 0) & ~_has_bit(bitmap, nxt)
-        queue, tail_next, spilled = _queue_new(queue, tail, nxt, new)
+        slots = (tail + jnp.cumsum(new) - 1) % QUEUE_SIZE
+        queue = queue.at[jnp.where(new, slots, QUEUE_SIZE)].set(nxt, mode="drop")
+        tail_next = tail + new.sum()
+        spilled = tail_next - (head + 1) > QUEUE_SIZE
         return (queue, head + 1, tail_next, found | (nxt < 0).all(), overflow | spilled,
                 _set_bits(bitmap, nxt, new))
 
