@@ -28,7 +28,7 @@ def test_random_games_match_the_python_engine(players: int, options: tuple) -> N
 
 
 @pytest.mark.parametrize("players", [2, pytest.param(1, marks=SLOW),
-                                     pytest.param(4, marks=SLOW)])
+                                     pytest.param(3, marks=SLOW), pytest.param(4, marks=SLOW)])
 def test_heuristic_games_match_the_python_engine(players: int) -> None:
     tally = run(players, games=4, seed=10 + players, policy="heuristic")
     assert {"purchase", "move", "pay", "line"} <= tally.kinds

@@ -123,31 +123,33 @@ class DadaochengJax:
     def _run(self, s: State, action: jnp.ndarray, key: jax.Array, draw: bool) -> State:
         """The one loop that applies every frame (so the rules are traced once): the
         pending node with ``action``, then automatic frames, forced decisions and, with
-        ``draw``, chance frames (outcomes from ``key``), until a decision it may not take."""
+        ``draw``, chance frames (outcomes from ``key``), until a decision it may not take.
+        The legal mask of the state reached is computed once an iteration and carried."""
         t = self.tables
 
-        def going(carry: tuple[State, jnp.ndarray]) -> jnp.ndarray:
-            s, count = carry
+        def going(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> jnp.ndarray:
+            s, count, mask = carry
             f = top(s)
-            forced = (f[1] >= 0) & (legal_mask(t, s).sum() == 1)
+            forced = (f[1] >= 0) & (mask.sum() == 1)
             automatic = (f[1] == AUTO) | forced | ((f[1] == CHANCE) & draw)
             return ~s.over & (s.depth > 0) & ((count == 0) | automatic)
 
-        def step(carry: tuple[State, jnp.ndarray]) -> tuple[State, jnp.ndarray]:
-            s, count = carry
+        def step(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> tuple:
+            s, count, mask = carry
             f, first = top(s), count == 0
             draw_key, deal_key = jax.random.split(jax.random.fold_in(key, count))
             outcome = self.sample_chance(s, draw_key) if draw else action
             chosen = jnp.where(f[1] == CHANCE, jnp.where(first & ~draw, action, outcome),
-                               jnp.where(first, action,
-                                         jnp.argmax(legal_mask(t, s)).astype(jnp.int32)))
+                               jnp.where(first, action, jnp.argmax(mask).astype(jnp.int32)))
             s = jax.lax.cond(f[1] == CHANCE,
                              lambda x: flow.chance(t, pop(x), f, chosen, deal_key),
                              lambda x: apply_frame(t, pop(x), f, chosen), s)
             counted = jnp.where(first & (f[1] >= 0), 1, 0)
-            return s._replace(decisions=s.decisions + counted), count + 1
+            s = s._replace(decisions=s.decisions + counted)
+            return s, count + 1, legal_mask(t, s)
 
-        return jax.lax.while_loop(going, step, (s, jnp.int32(0)))[0]
+        start = (s, jnp.int32(0), legal_mask(t, s))
+        return jax.lax.while_loop(going, step, start)[0]
 
     def sample_chance(self, s: State, key: jax.Array) -> jnp.ndarray:
         """An outcome of the pending chance frame, drawn with the Python engine's odds (the
