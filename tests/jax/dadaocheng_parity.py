@@ -5,8 +5,9 @@ call per node. At a chance node the JAX side draws the outcome
 (:meth:`DadaochengJax.sample_chance`, or a whole layout), and the harness feeds it to the
 Python chance nodes, checking that each has a positive probability there. At a player
 decision it compares the whole state (:func:`~formosa_envs.jax.dadaocheng.state.from_python`
-against the JAX state, field by field, frame stack included), the legal actions and every
-seat's prestige; at the end, the prestige and the returns. Both
+against the JAX state, field by field, frame stack included), the legal actions, every
+seat's observation vector (bit for bit) and prestige; at the end, the observations, the
+prestige and the returns. Both
 engines then take the same action, drawn uniformly from the legal ones, or chosen by the
 Python heuristic (``policy="heuristic"``). The run ends when every game has finished in
 both engines.
@@ -60,8 +61,10 @@ def jitted(env: DadaochengJax) -> tuple[Any, Any]:
         moved = jax.tree.map(lambda a, b: jnp.where(s.over, b, a), moved, s)
         return moved, outcome
 
-    def read(s: State) -> tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray]:
-        return env.legal_mask(s), env.scores(s), env.returns(s)
+    def read(s: State) -> tuple[jnp.ndarray, ...]:
+        seats = jnp.arange(env.num_players)
+        views = jax.vmap(env.observe, in_axes=(None, 0))(s, seats)
+        return env.legal_mask(s), env.scores(s), env.returns(s), views
 
     return jax.jit(jax.vmap(advance)), jax.jit(jax.vmap(read))
 
@@ -79,11 +82,12 @@ def run(num_players: int, games: int, seed: int, options: tuple = (),
     state = jax.tree.map(lambda leaf: jnp.stack([leaf] * games), env.new_state())
     tally = Tally(games=games)
     while not all(s.over for s in python):
-        legal_masks, scores, _ = (np.asarray(x) for x in masks(state))
+        legal_masks, scores, _, views = (np.asarray(x) for x in masks(state))
         actions = np.zeros(games, np.int32)
         for slot, s in enumerate(python):
             if not s.over and s.stack[-1].player != CHANCE:
                 actions[slot] = check_decision(game, s, state, slot, legal_masks[slot], tally)
+                check_views(game, s, views[slot], slot)
                 if scores[slot].tolist() != game.prestige(s):
                     raise Mismatch(f"slot {slot}: prestige Python {game.prestige(s)}, JAX "
                                    f"{scores[slot].tolist()}")
@@ -98,13 +102,25 @@ def run(num_players: int, games: int, seed: int, options: tuple = (),
     if not finished.all() or np.asarray(state.overflow).any():
         raise Mismatch(f"JAX games over {finished.tolist()}, overflow "
                        f"{np.asarray(state.overflow).tolist()} where Python finished")
-    _, scores, returns = (np.asarray(x) for x in masks(state))
+    _, scores, returns, views = (np.asarray(x) for x in masks(state))
     for slot, s in enumerate(python):
+        check_views(game, s, views[slot], slot)
         if scores[slot].tolist() != game.prestige(s) or not np.allclose(
                 returns[slot], game.returns(s), rtol=0, atol=1e-6):  # float32 thirds
             raise Mismatch(f"slot {slot} at the end: Python {game.prestige(s)} "
                            f"{game.returns(s)}, JAX {scores[slot]} {returns[slot]}")
     return tally
+
+
+def check_views(game: Any, s: Any, views: np.ndarray, slot: int) -> None:
+    """Every seat's JAX observation against the Python observer's, bit for bit."""
+    for seat in range(s.num_players):
+        want = game.observer.observe(game, s, seat)
+        if not np.array_equal(want, views[seat]):
+            at = np.flatnonzero(want != views[seat])[:6].tolist()
+            raise Mismatch(f"slot {slot}, decision {s.decisions}, seat {seat}: observation "
+                           f"differs at {at}: Python {want[at].tolist()}, JAX "
+                           f"{views[seat][at].tolist()}")
 
 
 def check_decision(game: Any, s: Any, state: State, slot: int, mask: np.ndarray,

@@ -13,8 +13,9 @@ methods are pure and jittable:
 * :meth:`DadaochengJax.sample_chance` draws the pending chance frame's outcome from a key;
 * :meth:`DadaochengJax.legal_mask` and :meth:`DadaochengJax.current_player` read a state.
 
-Each call settles as the Python ``settle`` does (:meth:`DadaochengJax.advance`). Not built
-yet: the observation vector.
+* :meth:`DadaochengJax.observe` is a seat's observation vector (the Python observer's).
+
+Each call settles as the Python ``settle`` does (:meth:`DadaochengJax.advance`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from formosa_envs.games.dadaocheng.game import DadaochengGame
 from . import flow, scoring, shop
 from .cascade import HISTORY_SIZE
 from .legal import legal_mask
+from .observe import SIZE, obs_tables, observe
 from .state import DEPTH, FRAME, KIND, KINDS, MAX_EVENTS, State, frame, pop, push, top
 from .tables import Tables, build_tables
 
@@ -47,6 +49,9 @@ class DadaochengJax:
         self.game = DadaochengGame(self.config)
         self.tables: Tables = build_tables(self.game)
         self.num_players = self.config.num_players
+        self.obs_tables = obs_tables(self.game)
+        self.observation_size = SIZE
+        self.num_actions = 96
 
     def new_state(self) -> State:
         """A game before setup: the layout, the start player and the three face-up ships
@@ -93,6 +98,11 @@ class DadaochengJax:
     def legal_mask(self, s: State) -> jnp.ndarray:
         """bool[96]: the pending decision's legal actions."""
         return legal_mask(self.tables, s)
+
+    def observe(self, s: State, viewer: jnp.ndarray) -> jnp.ndarray:
+        """float32[observation_size]: seat ``viewer``'s observation vector (the Python
+        observer's, bit for bit)."""
+        return observe(self.tables, self.obs_tables, s, jnp.asarray(viewer, jnp.int32))
 
     def apply_action(self, s: State, action: jnp.ndarray) -> State:
         """Apply a legal ``action`` of the pending player decision, then settle."""
