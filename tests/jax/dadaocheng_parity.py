@@ -44,21 +44,26 @@ class Mismatch(AssertionError):
 
 
 @cache
-def engine(num_players: int, options: tuple[tuple[str, Any], ...] = ()) -> DadaochengJax:
-    """One engine per configuration (its jitted functions are cached with it)."""
-    return DadaochengJax(num_players, **dict(options))
+def engine(num_players: int, options: tuple[tuple[str, Any], ...] = (),
+           levels: int = 2) -> DadaochengJax:
+    """One engine per configuration (its jitted functions are cached with it). With
+    ``levels`` 2 the games still settling move to a batch of half the size, as at batch
+    1024 (which has one more level); each level compiles its own copy of the rules."""
+    env = DadaochengJax(num_players, **dict(options))
+    env.smallest_batch, env.batch_levels = 2, levels
+    return env
 
 
 @cache
 def jitted(env: DadaochengJax) -> tuple[Any, Any]:
-    """(``vmap(advance)``, ``vmap`` of (legal mask, scores, returns)), jitted."""
+    """(``advance_batch`` with the chance outcomes drawn, ``vmap`` of (legal mask, scores,
+    returns, every seat's observation)), jitted."""
 
-    def advance(s: State, action: jnp.ndarray, key: jax.Array) -> tuple[State, jnp.ndarray]:
-        draw_key, deal_key = jax.random.split(key)
-        outcome = env.sample_chance(s, draw_key)
-        chance = top(s)[1] == CHANCE
-        moved = env.advance(s, jnp.where(chance, outcome, action), deal_key)
-        moved = jax.tree.map(lambda a, b: jnp.where(s.over, b, a), moved, s)
+    def advance(s: State, action: jnp.ndarray, keys: jax.Array) -> tuple[State, jnp.ndarray]:
+        draw_keys, deal_keys = jax.vmap(jax.random.split, out_axes=1)(keys)
+        outcome = jax.vmap(env.sample_chance)(s, draw_keys)
+        chance = jax.vmap(top)(s)[:, 1] == CHANCE
+        moved = env.advance_batch(s, jnp.where(chance, outcome, action), deal_keys)
         return moved, outcome
 
     def read(s: State) -> tuple[jnp.ndarray, ...]:
@@ -66,14 +71,15 @@ def jitted(env: DadaochengJax) -> tuple[Any, Any]:
         views = jax.vmap(env.observe, in_axes=(None, 0))(s, seats)
         return env.legal_mask(s), env.scores(s), env.returns(s), views
 
-    return jax.jit(jax.vmap(advance)), jax.jit(jax.vmap(read))
+    return jax.jit(advance), jax.jit(jax.vmap(read))
 
 
 def run(num_players: int, games: int, seed: int, options: tuple = (),
-        policy: str = "random", env: DadaochengJax | None = None) -> Tally:
+        policy: str = "random", env: DadaochengJax | None = None, levels: int = 2) -> Tally:
     """Play ``games`` games in both engines at once (see the module docstring); ``env``
-    replaces the configuration's engine (a test's altered one)."""
-    env = env or engine(num_players, tuple(options))
+    replaces the configuration's engine (a test's altered one); ``levels``: see
+    :func:`engine`."""
+    env = env or engine(num_players, tuple(options), levels)
     game, (advance, masks) = env.game, jitted(env)
     rng, key = np.random.default_rng(seed), jax.random.key(seed)
     agents = [make_agent("heuristic", "dadaocheng", seed + i) for i in range(games)] \

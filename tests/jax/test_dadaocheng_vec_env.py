@@ -62,3 +62,41 @@ def test_the_numpy_adapter_refuses_bad_actions() -> None:
         env.step(np.zeros(3, int))
     with pytest.raises(ValueError, match="illegal"):
         env.step(np.array([-1, legal]))
+
+
+def test_an_illegal_action_leaves_the_game_as_it_was() -> None:
+    """The engine refuses an illegal action (and ``-1``, the self-play's "wait") with the
+    ``illegal`` flag, changing nothing; the next legal action clears the flag."""
+    import jax
+
+    from formosa_envs.jax.dadaocheng.engine import DadaochengJax
+    from formosa_envs.jax.dadaocheng.state import differences
+
+    env = DadaochengJax(1)
+    step = jax.jit(env.step)
+    s = jax.jit(env.init)(jax.random.key(4))
+    mask = np.asarray(env.legal_mask(s))
+    for bad in (int(np.flatnonzero(~mask)[0]), -1, 96):
+        refused = step(s, bad, jax.random.key(5))
+        assert bool(refused.illegal)
+        assert differences(s, refused._replace(illegal=s.illegal)) == []
+    moved = step(refused, int(np.flatnonzero(mask)[0]), jax.random.key(5))
+    assert not bool(moved.illegal) and int(moved.decisions) == int(s.decisions) + 1
+
+
+def test_the_observation_is_the_current_players() -> None:
+    out = solo().reset(seed=5)
+    assert out["observation"].shape == (2, solo().vec.observation_size)
+    assert out["observation"].dtype == np.float32
+    assert ((out["observation"] >= 0) & (out["observation"] <= 1)).all()
+
+
+def test_the_margin_reward_is_for_the_solo_game() -> None:
+    from formosa_envs.jax.dadaocheng.vec_env import DadaochengVecEnv
+    with pytest.raises(ValueError, match="'margin': solo only"):
+        DadaochengVecEnv(2, num_players=2, reward="margin")
+    with pytest.raises(ValueError, match="reward must be one of"):
+        DadaochengVecEnv(2, num_players=1, reward="score")
+    vec = DadaochengVecEnv(1, num_players=1, reward="margin", solo_target=60)
+    s = vec.engine.new_state()._replace(credit=np.array([45], np.int32))  # 9 prestige
+    assert float(vec._rewards(s)[0]) == (9 - 60) / 20

@@ -17,9 +17,12 @@ from formosa_envs.training.common.toml_config import bounds_problem, check_field
 from formosa_envs.core.errors import ConfigError
 
 CONFIG_PATH = Path(__file__).parent.parent / "configs" / "flowers_jax.toml"
+GAMES = ("flowers", "dadaocheng")
+"""The games with a JAX engine: the default config of ``game`` is ``configs/<game>_jax.toml``."""
+REWARDS = ("rank", "margin")
 
 INT_BOUNDS: dict[str, tuple[int, int]] = {
-    "num_players": (2, 4), "num_envs": (1, 1 << 20), "rollout_steps": (1, 10_000),
+    "num_players": (1, 4), "num_envs": (1, 1 << 20), "rollout_steps": (1, 10_000),
     "epochs": (1, 100), "minibatches": (1, 1024), "hidden_size": (1, 4096),
     "hidden_layers": (1, 8), "pool_size": (1, 256), "opponent_moves": (1, 1000),
     "snapshot_every": (1, 1_000_000),
@@ -39,6 +42,11 @@ ACTIVATIONS = ("relu", "tanh")
 class JaxTrainConfig:
     """Every knob of :func:`formosa_envs.training.jax.train.run` (see ``flowers_jax.toml``)."""
 
+    game: str = "flowers"
+    """``flowers`` or ``dadaocheng`` (no JAX heuristic: no heuristic blocks, no kickstart)."""
+    reward: str = "rank"
+    """``rank``: the game's returns; ``margin`` (Dadaocheng solo): the final prestige minus
+    the objective's target, over 20 (:mod:`formosa_envs.jax.dadaocheng.vec_env`)."""
     num_players: int = 2
     num_envs: int = 1024
     rollout_steps: int = 8
@@ -92,6 +100,7 @@ class JaxTrainConfig:
     def validate(self, where: str = "") -> None:
         """Raise :class:`ConfigError` naming the first bad field (``where``: its origin)."""
         check_fields(self, _problem, "jax training option", where)
+        self._check_game(where)
         if self.num_envs % self.pool_size:
             raise ConfigError(f"jax training option num_envs ({self.num_envs}) must be a "
                               f"multiple of pool_size ({self.pool_size}){where}")
@@ -105,6 +114,18 @@ class JaxTrainConfig:
                               f"than the samples of an update "
                               f"({self.num_envs * self.rollout_steps}){where}")
 
+    def _check_game(self, where: str) -> None:
+        """The options this game's JAX engine supports."""
+        if self.num_players == 1 and self.game != "dadaocheng":
+            raise ConfigError(f"jax training option num_players 1: only dadaocheng has a solo "
+                              f"game, got game {self.game!r}{where}")
+        if self.game == "dadaocheng" and (self.heuristic_fraction or self.kickstart):
+            raise ConfigError(f"jax training options heuristic_fraction and kickstart need a "
+                              f"JAX heuristic, which dadaocheng lacks: set both to 0{where}")
+        if self.reward == "margin" and (self.game, self.num_players) != ("dadaocheng", 1):
+            raise ConfigError(f"jax training option reward 'margin' is for the dadaocheng solo "
+                              f"game (num_players 1){where}")
+
     @property
     def hidden(self) -> tuple[int, ...]:
         """The hidden layer sizes of both networks."""
@@ -115,16 +136,26 @@ def _problem(name: str, value: Any) -> str:
     problem = bounds_problem(name, value, INT_BOUNDS, FLOAT_BOUNDS)
     if problem is not None:
         return problem
+    if name in ("game", "reward"):
+        allowed = GAMES if name == "game" else REWARDS
+        return "" if value in allowed else f"must be one of {allowed}, got {value!r}"
     if name == "anneal_lr":
         return "" if isinstance(value, bool) else f"must be true or false, got {value!r}"
     return "" if value in ACTIVATIONS else f"must be one of {ACTIVATIONS}, got {value!r}"
 
 
-def load_jax_config(path: str | Path | None = None, **overrides: Any) -> JaxTrainConfig:
-    """The settings in TOML file ``path`` (the packaged ``flowers_jax.toml`` when None),
-    then ``overrides`` that are not None; validated."""
-    return load_toml_config(JaxTrainConfig, path or CONFIG_PATH, "jax", overrides,
-                            _check_unknown)
+def load_jax_config(path: str | Path | None = None, game: str | None = None,
+                    **overrides: Any) -> JaxTrainConfig:
+    """The settings in TOML file ``path`` (the packaged ``<game>_jax.toml`` when None; the
+    Flowers one without a ``game``), then ``overrides`` that are not None; validated. With
+    ``game``, the file must be for that game."""
+    if game is not None and game not in GAMES:
+        raise ConfigError(f"jax training: game must be one of {GAMES}, got {game!r}")
+    path = path or CONFIG_PATH.with_name(f"{game or 'flowers'}_jax.toml")
+    config = load_toml_config(JaxTrainConfig, path, "jax", overrides, _check_unknown)
+    if game is not None and config.game != game:
+        raise ConfigError(f"jax training config {path} is for {config.game}, not {game}")
+    return config
 
 
 def _check_unknown(values: Mapping[str, Any], overrides: Mapping[str, Any], known: set[str],

@@ -27,7 +27,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from formosa_envs.training.jax.config import INT_BOUNDS, JaxTrainConfig, load_jax_config
+from formosa_envs.training.jax.config import GAMES, INT_BOUNDS, JaxTrainConfig, load_jax_config
 
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.tools.console import run_console
@@ -37,8 +37,8 @@ from formosa_envs.tools.usage import OneLineParser, check_output_folder, int_bet
 FLAGS = {"minutes": float, "updates": int, "num-envs": int, "players": int, "seed": int,
          "eval-games": int}
 FIELD = {"players": "num_players", "num-envs": "num_envs", "eval-games": "eval_games"}
-DEFAULT_OUT = "runs/flowers_jax"
-"""The run folder when --out is not given."""
+DEFAULT_OUT = "runs/<game>_jax"
+"""The run folder when --out is not given (``<game>``: the game trained)."""
 
 
 def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> dict[str, Any]:
@@ -47,12 +47,10 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
     from formosa_envs.training.jax.nets import export_params
     from formosa_envs.training.jax.ppo import make_train
 
-    from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2))
-    vec = FlowersVecEnv(config.num_envs, num_players=config.num_players)
+    vec = vec_env(config)
     init, train = make_train(vec, config)
     train = jax.jit(train, static_argnums=1)
     started = time.perf_counter()
@@ -69,6 +67,16 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
                "network": str(network), "vs": _evaluate(config, network, show_progress)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def vec_env(config: JaxTrainConfig) -> Any:
+    """The batched JAX games of ``config.game`` the learner plays."""
+    if config.game == "dadaocheng":
+        from formosa_envs.jax.dadaocheng.vec_env import DadaochengVecEnv
+        return DadaochengVecEnv(config.num_envs, num_players=config.num_players,
+                                reward=config.reward)
+    from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
+    return FlowersVecEnv(config.num_envs, num_players=config.num_players)
 
 
 def _train_loop(train: Any, carry: Any, config: JaxTrainConfig, out: Path,
@@ -148,12 +156,20 @@ def _evaluate(config: JaxTrainConfig, network: Path, show_progress: bool
     more than 2 players, the policy against that many copies of the opponent)."""
     if config.eval_games == 0:
         return {}
-    from formosa_envs.evaluation.evaluate import run_tournament, win_share
     spec = f"policy:{network}"
+    if config.num_players == 1:
+        from formosa_envs.evaluation.solo import paired_scores, solo_share
+        return {"objective": solo_share(config.game, spec, config.eval_games,
+                                        config.eval_seed),
+                "heuristic_objective": solo_share(config.game, "heuristic",
+                                                  config.eval_games, config.eval_seed),
+                "paired_scores": paired_scores(config.game, spec, "heuristic",
+                                               config.eval_games, config.eval_seed)}
+    from formosa_envs.evaluation.evaluate import run_tournament, win_share
     results = {}
     for opponent in ("random", "heuristic"):
         lineup = [spec] + [opponent] * (config.num_players - 1)
-        result = run_tournament("flowers", lineup, config.num_players,
+        result = run_tournament(config.game, lineup, config.num_players,
                                 config.eval_games, seed=config.eval_seed,
                                 show_progress=show_progress)
         results[opponent] = win_share(result, spec, opponent)
@@ -162,17 +178,20 @@ def _evaluate(config: JaxTrainConfig, network: Path, show_progress: bool
 
 def build_parser() -> OneLineParser:
     """The flags; a bad value is one line naming the flag, exit status 2."""
-    parser = OneLineParser(prog="formosa train flowers --backend jax",
-                           description="Jitted self-play PPO on the JAX Flowers engine.")
-    parser.add_argument("game", choices=["flowers"], help="only flowers has a JAX engine")
+    parser = OneLineParser(prog="formosa train flowers|dadaocheng --backend jax",
+                           description="Jitted self-play PPO on a JAX engine.")
+    parser.add_argument("game", choices=list(GAMES),
+                        help="the games with a JAX engine (gumbel: flowers)")
     parser.add_argument("--backend", choices=["jax"], default="jax",
                         help="jax (set by formosa train --backend jax)")
     parser.add_argument("--method", choices=["ppo", "gumbel"], default="ppo",
                         help="ppo: jitted PPO against heuristic, random and snapshot "
                              "opponents (default); gumbel: Gumbel MuZero self-play with mctx "
                              "(2 players; config training/configs/flowers_gumbel.toml)")
-    parser.add_argument("--config", help="TOML file (default training/configs/flowers_jax.toml)")
-    parser.add_argument("--out", default=DEFAULT_OUT, help=f"run folder (default {DEFAULT_OUT})")
+    parser.add_argument("--config",
+                        help="TOML file (default training/configs/<game>_jax.toml)")
+    parser.add_argument("--out", default=DEFAULT_OUT,
+                        help="run folder (default runs/<game>_jax)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--minutes", type=float, help="training time budget (compile excluded)")
     for flag in ("updates", "num-envs", "players", "seed", "eval-games"):
@@ -186,20 +205,27 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; bad options raise :class:`ConfigError` before JAX is imported."""
     args = build_parser().parse_args(argv)
     if args.method == "gumbel":
+        if args.game != "flowers":
+            raise ConfigError(f"--method gumbel runs on flowers, got {args.game}")
         return _main_gumbel(args)
     overrides = {FIELD.get(flag, flag.replace("-", "_")): getattr(args, flag.replace("-", "_"))
                  for flag in FLAGS}
-    config = load_jax_config(args.config, **overrides)
-    _check_fresh_folder(check_output_folder(args.out, "--out", default=args.out == DEFAULT_OUT))
+    config = load_jax_config(args.config, args.game, **overrides)
+    out = f"runs/{args.game}_jax" if args.out == DEFAULT_OUT else args.out
+    _check_fresh_folder(check_output_folder(out, "--out", default=args.out == DEFAULT_OUT))
     _require_jax()
-    summary = run(config, args.out, show_progress=not args.quiet)
+    summary = run(config, out, show_progress=not args.quiet)
     print(f"{summary['updates']} updates, {summary['learner_steps']:,} learner steps in "
           f"{summary['train_s']} s ({summary['learner_steps_per_s']:,}/s; compile "
           f"{summary['compile_s']} s)")
     for opponent, share in summary["vs"].items():
+        if "win_rate" not in share:  # solo: the paired scores
+            print(f"{opponent}: mean score {share['mean_score']:.1f} against the heuristic's "
+                  f"{share['baseline_mean_score']:.1f} on the same {share['games']} deals")
+            continue
         print(f"policy vs {opponent}: win rate {share['win_rate']:.1%} (95% CI "
               f"{share['win_low']:.1%}-{share['win_high']:.1%}, {share['games']} games)")
-    print(f"run directory: {args.out}")
+    print(f"run directory: {out}")
     return 0
 
 

@@ -24,18 +24,18 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from formosa_envs.core.config import build_config
 from formosa_envs.core.engine import AUTO, CHANCE, TERMINAL
 from formosa_envs.games.dadaocheng.config import DadaochengConfig
 from formosa_envs.games.dadaocheng.game import DadaochengGame
 
-from . import flow, scoring, shop
+from . import scoring
 from .cascade import HISTORY_SIZE
 from .legal import legal_mask
 from .observe import SIZE, obs_tables, observe
-from .state import DEPTH, FRAME, KIND, KINDS, MAX_EVENTS, State, frame, pop, push, top
+from .settle import run_batch, sample_chance
+from .state import DEPTH, FRAME, KINDS, MAX_EVENTS, State, frame, push, top
 from .tables import Tables, build_tables
 
 
@@ -72,7 +72,8 @@ class DadaochengJax:
             event_pool=jnp.full(events, n > 1), used=jnp.zeros(9, i32),
             history=jnp.full(HISTORY_SIZE, -1, i32), history_len=i32(0), round=i32(1),
             start_player=i32(0), turn=i32(0), frames=jnp.zeros((DEPTH, FRAME), i32),
-            depth=i32(0), over=jnp.bool_(False), decisions=i32(0), overflow=jnp.bool_(False))
+            depth=i32(0), over=jnp.bool_(False), decisions=i32(0), overflow=jnp.bool_(False),
+            illegal=jnp.bool_(False))
         s = push(s, frame("begin", AUTO))
         for level in reversed(range(3)):
             s = push(s, frame("ship_reveal", CHANCE, 1, level))
@@ -118,108 +119,65 @@ class DadaochengJax:
         ``action``, a layout being dealt from ``key``), then settle: automatic frames run,
         and a player decision with a single legal action is applied without counting as a
         decision, until a real decision, a chance event or the end (the Python
-        ``apply_action`` and ``settle``)."""
-        return self._run(s, jnp.asarray(action, jnp.int32), key, draw=False)
+        ``apply_action`` and ``settle``). An illegal action (or an outcome of no
+        probability) leaves the state as it was, with ``illegal`` set."""
+        return _one(self.advance_batch, s, action, key)
 
     def init(self, key: jax.Array) -> State:
         """A new game after its setup, chance drawn from ``key``: the first decision."""
-        return self._run(self.new_state(), jnp.int32(0), key, draw=True)
+        return _one(lambda s, a, k: self.init_batch(k), self.new_state(), 0, key)
 
     def step(self, s: State, action: jnp.ndarray, key: jax.Array) -> State:
         """Apply the pending player decision, then every chance event up to the next
-        decision or the end, outcomes drawn from ``key`` (a finished game stays as it is)."""
-        return self._run(s, jnp.asarray(action, jnp.int32), key, draw=True)
+        decision or the end, outcomes drawn from ``key`` (a finished game stays as it is;
+        an illegal action leaves the state as it was, with ``illegal`` set)."""
+        return _one(self.step_batch, s, action, key)
 
-    def _run(self, s: State, action: jnp.ndarray, key: jax.Array, draw: bool) -> State:
-        """The one loop that applies every frame (so the rules are traced once): the
-        pending node with ``action``, then automatic frames, forced decisions and, with
-        ``draw``, chance frames (outcomes from ``key``), until a decision it may not take.
-        The legal mask of the state reached is computed once an iteration and carried."""
-        t = self.tables
+    def advance_batch(self, s: State, actions: jnp.ndarray, keys: jax.Array) -> State:
+        """:meth:`advance` for a batch of games (leading axis), one action and key each."""
+        return run_batch(self.tables, s, jnp.asarray(actions, jnp.int32), keys, False,
+                         self._sizes(actions))
 
-        def going(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> jnp.ndarray:
-            s, count, mask = carry
-            f = top(s)
-            forced = (f[1] >= 0) & (mask.sum() == 1)
-            automatic = (f[1] == AUTO) | forced | ((f[1] == CHANCE) & draw)
-            return ~s.over & (s.depth > 0) & ((count == 0) | automatic)
+    def step_batch(self, s: State, actions: jnp.ndarray, keys: jax.Array) -> State:
+        """:meth:`step` for a batch of games (leading axis), one action and key each."""
+        return run_batch(self.tables, s, jnp.asarray(actions, jnp.int32), keys, True,
+                         self._sizes(actions))
 
-        def step(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> tuple:
-            s, count, mask = carry
-            f, first = top(s), count == 0
-            draw_key, deal_key = jax.random.split(jax.random.fold_in(key, count))
-            outcome = self.sample_chance(s, draw_key) if draw else action
-            chosen = jnp.where(f[1] == CHANCE, jnp.where(first & ~draw, action, outcome),
-                               jnp.where(first, action, jnp.argmax(mask).astype(jnp.int32)))
-            s = jax.lax.cond(f[1] == CHANCE,
-                             lambda x: flow.chance(t, pop(x), f, chosen, deal_key),
-                             lambda x: apply_frame(t, pop(x), f, chosen), s)
-            counted = jnp.where(first & (f[1] >= 0), 1, 0)
-            s = s._replace(decisions=s.decisions + counted)
-            return s, count + 1, legal_mask(t, s)
+    def init_batch(self, keys: jax.Array) -> State:
+        """:meth:`init` for ``len(keys)`` games."""
+        size = keys.shape[0]
+        fresh = jax.tree.map(lambda leaf: jnp.broadcast_to(leaf, (size, *leaf.shape)),
+                             self.new_state())
+        return self.step_batch(fresh, jnp.zeros(size, jnp.int32), keys)
 
-        start = (s, jnp.int32(0), legal_mask(t, s))
-        return jax.lax.while_loop(going, step, start)[0]
+    def _sizes(self, actions: jnp.ndarray) -> tuple[int, ...]:
+        """The batch size, then the smaller batches the games still settling move to
+        (``settle.settle``): each :attr:`batch_shrink` times smaller, while at least
+        :attr:`smallest_batch`."""
+        sizes = [int(jnp.shape(actions)[0])]
+        while (sizes[-1] // self.batch_shrink >= self.smallest_batch
+               and len(sizes) < self.batch_levels):
+            sizes.append(sizes[-1] // self.batch_shrink)
+        return tuple(sizes)
+
+    smallest_batch = 64
+    """The smallest batch the settling games move to."""
+    batch_levels = 3
+    """Batch sizes at most, the full batch included."""
+    batch_shrink = 2
+    """Each batch size is this many times smaller than the one before."""
 
     def sample_chance(self, s: State, key: jax.Array) -> jnp.ndarray:
         """An outcome of the pending chance frame, drawn with the Python engine's odds (the
         layout's outcome is unused: :meth:`apply_chance` deals it from its key)."""
-        f = top(s)
-        level_ships = s.in_pool & (self.tables.ship_level == f[3])
-        odds = jnp.select(
-            [f[0] == KIND["ship_reveal"], f[0] == KIND["event_draw"],
-             f[0] == KIND["start_player"], f[0] == KIND["die"]],
-            [pad(level_ships), pad(s.event_pool), pad(jnp.arange(self.num_players) >= 0),
-             pad(jnp.ones(6, bool))], pad(jnp.ones(1, bool)))
-        return jax.random.choice(key, odds.shape[0], p=odds / odds.sum()).astype(jnp.int32)
+        return sample_chance(self.tables, s, key)
 
 
-def pad(mask: jnp.ndarray, size: int = 64) -> jnp.ndarray:
-    """float32[size]: ``mask`` as weights, zero-padded."""
-    return jnp.zeros(size, jnp.float32).at[:mask.shape[0]].set(mask.astype(jnp.float32))
-
-
-def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> State:
-    """Apply frame ``f`` (already popped) with ``action``: the Python handler of its kind
-    (``cascade`` and ``line`` share one cascade run: under ``vmap`` every branch runs)."""
-    handlers = {
-        "move": lambda x: flow.move(x, f, action),
-        "swap_to": lambda x: flow.swap_to(x, f, action),
-        "after_planning": flow.after_planning,
-        "loop_any": lambda x: shop.gain_one(x, f, action),
-        "loop_gift": lambda x: shop.gain_one(x, f, action),
-        "full_house_check": lambda x: shop.full_house_check(t, x, f),
-        "full_house": lambda x: shop.full_house(t, x, f, action),
-        "discard": lambda x: shop.lose_one(x, f, action),
-        "lose": lambda x: shop.lose_one(x, f, action),
-        "stage4": lambda x: shop.stage4(t, x, f),
-        "purchase": lambda x: shop.purchase(t, x, f, action),
-        "store_space": lambda x: shop.store_space(t, x, f, action),
-        "give": lambda x: shop.give(x, f, action),
-        "take": lambda x: shop.gain_one(x, f, action),
-        "end_turn": lambda x: shop.end_turn(t, x),
-        "convert": lambda x: shop.convert(x, f, action),
-        "convert_check": lambda x: shop.convert_check(x, f),
-        "exchange_more": lambda x: shop.exchange_more(x, f, action),
-        "next_turn": lambda x: flow.next_turn(t, x),
-        "start_round": lambda x: flow.start_turn(x, x.start_player),
-        "pay": lambda x: shop.pay(t, x, f, action),
-        "begin": lambda x: begin(t, x)}
-    names = list(handlers)
-    codes = np.array([KIND[name] for name in names])
-    which = jnp.argmax(jnp.asarray(codes) == f[0])
-    handled = jax.lax.switch(which, [handlers[name] for name in names], s)
-    cascading = (f[0] == KIND["cascade"]) | (f[0] == KIND["line"])
-    return jax.tree.map(lambda a, b: jnp.where(cascading, a, b),
-                        flow.cascade(t, s, jnp.where(f[0] == KIND["line"], action, -1)), handled)
-
-
-def begin(t: Tables, s: State) -> State:
-    """The end of setup: 1851 revealed with 2+ players, then turn 1 (DDC-2)."""
-    if t.num_players > 1:
-        s = s._replace(events=s.events.at[0].set(t.first_event),
-                       event_pool=s.event_pool.at[t.first_event].set(False))
-    return flow.start_turn(s, s.start_player)
+def _one(batched: Any, s: State, action: Any, key: jax.Array) -> State:
+    """A batched method applied to one game."""
+    out = batched(jax.tree.map(lambda leaf: jnp.asarray(leaf)[None], s),
+                  jnp.asarray(action, jnp.int32)[None], key[None])
+    return jax.tree.map(lambda leaf: leaf[0], out)
 
 
 __all__ = ["KINDS", "DadaochengJax"]

@@ -73,6 +73,7 @@ class State(NamedTuple):
     over: jnp.ndarray           # bool: the game has ended
     decisions: jnp.ndarray      # int32: player decisions so far
     overflow: jnp.ndarray       # bool: a fixed-size array ran out of room (never expected)
+    illegal: jnp.ndarray        # bool: the last call's action was refused (state unchanged)
 
 
 def frame_row(kind: str, player: int, count: int, ctx: tuple[int, ...]) -> list[int]:
@@ -123,7 +124,7 @@ def from_python(game: Any, s: Any) -> State:
         event_pool=event_pool, used=np.array(s.used, i32), history=history,
         history_len=i32(len(s.history)), round=i32(s.round), start_player=i32(s.start_player),
         turn=i32(s.turn), frames=frames, depth=i32(len(s.stack)), over=np.bool_(s.over),
-        decisions=i32(s.decisions), overflow=np.bool_(False))
+        decisions=i32(s.decisions), overflow=np.bool_(False), illegal=np.bool_(False))
 
 
 def differences(expected: State, actual: State) -> list[str]:

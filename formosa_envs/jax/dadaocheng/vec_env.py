@@ -3,9 +3,17 @@
 :class:`DadaochengVecEnv` steps ``num_envs`` games with one jitted call: each applies its
 current player's action and every chance event up to its next decision; a game that ends
 (or reaches ``max_game_length`` decisions: truncated) reports its final rewards in that
-step's output and is replaced in the same step by a new game. The observation vector is not
-built yet (issue #29): an output carries the legal mask, the current player, the rewards and
-the end flags. :class:`NumpyDadaochengVecEnv` takes and gives numpy arrays.
+step's output and is replaced in the same step by a new game. An output carries the current
+player's observation (the Python observer's vector), the legal mask, the current player,
+the rewards and the end flags. An action of ``-1`` (or any illegal one) leaves its game as
+it was: the jitted self-play PPO (:mod:`formosa_envs.training.jax.ppo`) uses it for the
+lanes that wait. :class:`NumpyDadaochengVecEnv` takes and gives numpy arrays and refuses
+illegal actions.
+
+Rewards: ``"rank"`` (default) is the game's own returns (rank against the others; solo: +1
+when the objective is met, else -1); ``"margin"`` (solo only) is the final prestige minus
+the objective's target, divided by :data:`MARGIN_SCALE`: a score-margin reward that keeps
+telling better games from worse ones where the objective is rarely met.
 """
 
 from __future__ import annotations
@@ -21,16 +29,47 @@ from formosa_envs.games.dadaocheng.game import MAX_DECISIONS
 from .engine import DadaochengJax
 from .state import State
 
+REWARDS = ("rank", "margin")
+MARGIN_SCALE = 20.0
+"""Prestige points per unit of the ``margin`` reward."""
+
+
+class Games(NamedTuple):
+    """A batch of games and what the current players see (leading batch axis)."""
+
+    game: State                    # the engine states
+    observation: jnp.ndarray       # float32[B, 660]: the current player's view
+    legal_action_mask: jnp.ndarray  # bool[B, 96]
+    current_player: jnp.ndarray    # int32[B]
+
 
 class VecStep(NamedTuple):
     """One batched step's output (a leading batch axis on every field)."""
 
-    state: State                   # the games after the step (new ones where one ended)
-    legal_action_mask: jnp.ndarray  # bool[B, 96]
-    current_player: jnp.ndarray    # int32[B]
-    rewards: jnp.ndarray           # float32[B, n]: the ended games' returns, else 0
+    state: Games                   # the games after the step (new ones where one ended)
+    rewards: jnp.ndarray           # float32[B, n]: the ended games' rewards, else 0
     terminated: jnp.ndarray        # bool[B]: a game ended by the rules in this step
     truncated: jnp.ndarray         # bool[B]: a game reached max_game_length first
+
+    @property
+    def observation(self) -> jnp.ndarray:
+        """float32[B, observation_size]: the current player's view."""
+        return self.state.observation
+
+    @property
+    def legal_action_mask(self) -> jnp.ndarray:
+        """bool[B, 96]: the current player's legal actions."""
+        return self.state.legal_action_mask
+
+    @property
+    def current_player(self) -> jnp.ndarray:
+        """int32[B]: the seat to decide."""
+        return self.state.current_player
+
+    @property
+    def done(self) -> jnp.ndarray:
+        """bool[B]: the game ended in this step (and was replaced)."""
+        return self.terminated | self.truncated
 
 
 class DadaochengVecEnv:
@@ -40,11 +79,18 @@ class DadaochengVecEnv:
 
     def __init__(self, num_envs: int, num_players: int = 2,
                  max_game_length: int = MAX_DECISIONS, reset_chunk: int = 32,
-                 **options: Any) -> None:
+                 reward: str = "rank", **options: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if reward not in REWARDS or (reward == "margin" and num_players != 1):
+            raise ValueError(f"reward must be one of {REWARDS} ('margin': solo only), got "
+                             f"{reward!r} with {num_players} players")
         self.num_envs = int(num_envs)
+        self.reward = reward
         self.engine = DadaochengJax(num_players, **options)
+        self.num_players = self.engine.num_players
+        self.num_actions = self.engine.num_actions
+        self.observation_size = self.engine.observation_size
         self.max_game_length = int(max_game_length)
         if reset_chunk < 1:
             raise ValueError(f"reset_chunk must be at least 1, got {reset_chunk}")
@@ -56,23 +102,32 @@ class DadaochengVecEnv:
     def _out(self, s: State, rewards: jnp.ndarray, terminated: jnp.ndarray,
              truncated: jnp.ndarray) -> VecStep:
         engine = self.engine
-        return VecStep(s, jax.vmap(engine.legal_mask)(s), jax.vmap(engine.current_player)(s),
-                       rewards, terminated, truncated)
+        player = jax.vmap(engine.current_player)(s)
+        seen = jax.vmap(engine.observe)(s, jnp.maximum(player, 0))
+        games = Games(s, seen, jax.vmap(engine.legal_mask)(s), player)
+        return VecStep(games, rewards, terminated, truncated)
 
     def _reset(self, key: jax.Array) -> VecStep:
-        s = jax.vmap(self.engine.init)(jax.random.split(key, self.num_envs))
+        s = self.engine.init_batch(jax.random.split(key, self.num_envs))
         zeros = jnp.zeros(self.num_envs, bool)
-        return self._out(s, jnp.zeros((self.num_envs, self.engine.num_players)), zeros, zeros)
+        return self._out(s, jnp.zeros((self.num_envs, self.num_players)), zeros, zeros)
 
-    def _step(self, s: State, actions: jnp.ndarray, key: jax.Array) -> VecStep:
+    def _step(self, games: Games, actions: jnp.ndarray, key: jax.Array) -> VecStep:
         step_key, reset_key = jax.random.split(key)
         keys = jax.random.split(step_key, self.num_envs)
-        s = jax.vmap(self.engine.step)(s, jnp.asarray(actions, jnp.int32), keys)
+        s = self.engine.step_batch(games.game, jnp.asarray(actions, jnp.int32), keys)
         terminated = s.over
         truncated = ~terminated & (s.decisions >= self.max_game_length)
-        rewards = jax.vmap(self.engine.returns)(s)
+        rewards = jnp.where(terminated[:, None], jax.vmap(self._rewards)(s), 0.0)
         s = self._restart(s, terminated | truncated, reset_key)
         return self._out(s, rewards, terminated, truncated)
+
+    def _rewards(self, s: State) -> jnp.ndarray:
+        """float32[n]: a finished game's rewards (see the module docstring)."""
+        if self.reward == "margin":
+            margin = self.engine.scores(s) - self.engine.config.solo_target
+            return margin.astype(jnp.float32) / MARGIN_SCALE
+        return self.engine.returns(s)
 
     def _restart(self, s: State, done: jnp.ndarray, key: jax.Array) -> State:
         """New games in the ``done`` slots. A new game costs a whole setup, so they are
@@ -89,7 +144,7 @@ class DadaochengVecEnv:
             slot_of = jnp.full(chunk, self.num_envs, jnp.int32).at[
                 jnp.where(waiting & (rank < chunk), rank, chunk)].set(
                 jnp.arange(self.num_envs, dtype=jnp.int32), mode="drop")
-            fresh = jax.vmap(self.engine.init)(
+            fresh = self.engine.init_batch(
                 jax.random.split(jax.random.fold_in(key, count), chunk))
             s = jax.tree.map(lambda old, new: old.at[slot_of].set(new, mode="drop"), s, fresh)
             return s, waiting & (rank >= chunk), count + 1
@@ -134,7 +189,8 @@ class NumpyDadaochengVecEnv:
 
     @staticmethod
     def _numpy(out: VecStep) -> dict[str, np.ndarray]:
-        return {"legal_action_mask": np.asarray(out.legal_action_mask),
+        return {"observation": np.asarray(out.observation),
+                "legal_action_mask": np.asarray(out.legal_action_mask),
                 "current_player": np.asarray(out.current_player),
                 "rewards": np.asarray(out.rewards), "terminated": np.asarray(out.terminated),
                 "truncated": np.asarray(out.truncated)}
