@@ -49,18 +49,22 @@ def time_scan(step: Callable[[Any, jax.Array], Any], carry: Any, steps: int,
     return compile_s, best
 
 
-def bench_flowers(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
-    """Random legal play on the Flowers vec env at ``batch``."""
-    from formosa_envs.jax import FlowersVecEnv
-
-    vec = FlowersVecEnv(batch, players)
-
+def bench_random_play(vec: Any, steps: int, repeats: int) -> dict[str, float]:
+    """Random legal play on a vec env of this package (``_step`` and ``reset``)."""
     def step(out: Any, key: jax.Array) -> Any:
         k_act, k_env = jax.random.split(key)
         return vec._step(out.state, sample_legal(k_act, out.legal_action_mask), k_env)
 
     compile_s, run_s = time_scan(step, vec.reset(jax.random.PRNGKey(0)), steps, repeats)
-    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+    return {"compile_s": compile_s, "run_s": run_s,
+            "decisions_per_s": vec.num_envs * steps / run_s}
+
+
+def bench_flowers(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
+    """Random legal play on the Flowers vec env at ``batch``."""
+    from formosa_envs.jax import FlowersVecEnv
+
+    return bench_random_play(FlowersVecEnv(batch, players), steps, repeats)
 
 
 def bench_heuristic(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
@@ -81,25 +85,7 @@ def bench_heuristic(batch: int, players: int, steps: int, repeats: int) -> dict[
 
 def bench_connect_four(batch: int, steps: int, repeats: int) -> dict[str, float] | None:
     """PGX Connect Four, random legal play with auto-reset, or None without PGX."""
-    try:
-        import pgx
-    except ImportError:
-        return None
-    env = pgx.make("connect_four")
-    init, play = jax.vmap(env.init), jax.vmap(env.step)
-
-    def step(state: Any, key: jax.Array) -> Any:
-        k_act, k_reset = jax.random.split(key)
-        state = play(state, sample_legal(k_act, state.legal_action_mask))
-        fresh = init(jax.random.split(k_reset, batch))
-        return jax.tree_util.tree_map(
-            lambda new, old: jnp.where(
-                state.terminated.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
-            fresh, state)
-
-    state = jax.jit(init)(jax.random.split(jax.random.PRNGKey(0), batch))
-    compile_s, run_s = time_scan(step, state, steps, repeats)
-    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+    return bench_pgx("connect_four", batch, steps, repeats)
 
 
 def bench_rows(batches: list[int], players: int = 2, steps: int = 200, repeats: int = 3,
@@ -135,17 +121,10 @@ def format_rows(rows: list[dict[str, Any]], players: int, steps: int) -> str:
 
 
 def bench_dadaocheng(batch: int, players: int, steps: int, repeats: int) -> dict[str, float]:
-    """Random legal play on the Dadaocheng vec env at ``batch`` (issue #29, in progress)."""
+    """Random legal play on the Dadaocheng vec env at ``batch`` (observations included)."""
     from formosa_envs.jax.dadaocheng.vec_env import DadaochengVecEnv
 
-    vec = DadaochengVecEnv(batch, players)
-
-    def step(out: Any, key: jax.Array) -> Any:
-        k_act, k_env = jax.random.split(key)
-        return vec._step(out.state, sample_legal(k_act, out.legal_action_mask), k_env)
-
-    compile_s, run_s = time_scan(step, vec.reset(jax.random.PRNGKey(0)), steps, repeats)
-    return {"compile_s": compile_s, "run_s": run_s, "decisions_per_s": batch * steps / run_s}
+    return bench_random_play(DadaochengVecEnv(batch, players), steps, repeats)
 
 
 def bench_pgx(name: str, batch: int, steps: int, repeats: int) -> dict[str, float] | None:

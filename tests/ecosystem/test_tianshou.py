@@ -21,6 +21,7 @@ from examples.ecosystem.tianshou_recipe import (
     train_agent,
 )
 from formosa_envs.envs import evaluate_learner, learner_env
+from tests.ecosystem.reproducible import check_reproducible_training
 
 
 @pytest.mark.parametrize(("game", "players"), [("flowers", 3), ("tea", 2)])
@@ -102,25 +103,11 @@ def test_training_seeds_stay_below_the_evaluation_seeds() -> None:
 
 
 def test_train_agent_is_reproducible_plays_legal_actions_and_leaves_global_rngs() -> None:
-    torch_state, numpy_state = torch.random.get_rng_state(), np.random.get_state()
     small = PPOConfig(hidden=(32,), n_envs=4, steps_per_env=64, minibatch=64, epochs=2)
-    untrained = train_agent(seed=3, cpu_seconds=0, progress=False, config=small)
-    acts = [train_agent(seed=3, cpu_seconds=120, progress=False, config=small,
-                        max_batches=3) for _ in range(2)]
-    assert torch.equal(torch.random.get_rng_state(), torch_state)
-    assert np.array_equal(np.random.get_state()[1], numpy_state[1])
-    env = learner_env("flowers", mask="info")
-    observation, info = env.reset(seed=123)
-    changed = 0
-    for _ in range(100):
-        mask = info["action_mask"]
-        action = acts[0](observation, mask)
-        assert mask[action] and acts[1](observation, mask) == action
-        changed += action != untrained(observation, mask)
-        observation, _, terminated, _, info = env.step(action)
-        if terminated:
-            observation, info = env.reset()
-    assert changed > 0  # the updates moved the greedy policy
+    check_reproducible_training(
+        train_agent, {"seed": 3, "cpu_seconds": 0, "progress": False, "config": small},
+        {"seed": 3, "cpu_seconds": 120, "progress": False, "config": small,
+         "max_batches": 3})
 
 
 @pytest.mark.slow

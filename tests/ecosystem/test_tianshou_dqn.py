@@ -15,7 +15,8 @@ from tianshou.data import Batch, VectorReplayBuffer
 from tianshou.utils.torch_utils import policy_within_training_step
 
 from examples.ecosystem.tianshou_dqn_recipe import DQNConfig, SeededMaskedQPolicy, train_agent
-from formosa_envs.envs import evaluate_learner, learner_env
+from formosa_envs.envs import evaluate_learner
+from tests.ecosystem.reproducible import check_reproducible_training
 
 
 class FixedQ(torch.nn.Module):
@@ -83,25 +84,11 @@ def test_exploration_draws_legal_actions_from_its_own_generator() -> None:
 
 
 def test_train_agent_is_reproducible_plays_legal_actions_and_leaves_global_rngs() -> None:
-    torch_state, numpy_state = torch.random.get_rng_state(), np.random.get_state()
     small = DQNConfig(hidden=(32,), warmup_steps=200, buffer_size=2_000)
-    untrained = train_agent(seed=3, cpu_seconds=0, progress=False, config=small)
-    acts = [train_agent(seed=3, cpu_seconds=120, progress=False, config=small,
-                        max_env_steps=600) for _ in range(2)]
-    assert torch.equal(torch.random.get_rng_state(), torch_state)
-    assert np.array_equal(np.random.get_state()[1], numpy_state[1])
-    env = learner_env("flowers", mask="info")
-    observation, info = env.reset(seed=123)
-    changed = 0
-    for _ in range(100):
-        mask = info["action_mask"]
-        action = acts[0](observation, mask)
-        assert mask[action] and acts[1](observation, mask) == action
-        changed += action != untrained(observation, mask)
-        observation, _, terminated, _, info = env.step(action)
-        if terminated:
-            observation, info = env.reset()
-    assert changed > 0  # the updates moved the greedy policy
+    check_reproducible_training(
+        train_agent, {"seed": 3, "cpu_seconds": 0, "progress": False, "config": small},
+        {"seed": 3, "cpu_seconds": 120, "progress": False, "config": small,
+         "max_env_steps": 600})
 
 
 @pytest.mark.slow

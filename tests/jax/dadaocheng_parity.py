@@ -27,6 +27,7 @@ from formosa_envs.agents import make_agent
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.jax.dadaocheng.engine import DadaochengJax
 from formosa_envs.jax.dadaocheng.state import State, differences, from_python, top
+from tests.jax.parity import Mismatch
 
 
 @dataclass
@@ -37,10 +38,6 @@ class Tally:
     decisions: int = 0
     chance_events: int = 0
     kinds: set[str] = field(default_factory=set)
-
-
-class Mismatch(AssertionError):
-    """The engines disagree (the message names the game, the node and the fields)."""
 
 
 @cache

@@ -31,19 +31,23 @@ from .legal import legal_mask
 from .state import KIND, State, pop, top
 from .tables import Tables
 
-CASCADES = (KIND["cascade"], KIND["line"])
+CASCADES = np.array([KIND["cascade"], KIND["line"], KIND["after_planning"]])
+"""The frames run by :func:`plan_then_cascade`."""
 
 
-def sample_chance(t: Tables, s: State, key: jax.Array) -> jnp.ndarray:
-    """An outcome of the pending chance frame, drawn with the Python engine's odds (the
-    layout's outcome is unused: its deal draws from the node's own key)."""
-    odds = chance_odds(t, s)
+def sample_chance(t: Tables, s: State, key: jax.Array,
+                  f: jnp.ndarray | None = None) -> jnp.ndarray:
+    """An outcome of the pending chance frame (or of frame ``f``, already popped), drawn
+    with the Python engine's odds (the layout's outcome is unused: its deal draws from the
+    node's own key)."""
+    odds = chance_odds(t, s, f)
     return jax.random.choice(key, odds.shape[0], p=odds / odds.sum()).astype(jnp.int32)
 
 
-def chance_odds(t: Tables, s: State) -> jnp.ndarray:
-    """float32[64]: the pending chance frame's outcome weights (zero-padded)."""
-    f = top(s)
+def chance_odds(t: Tables, s: State, f: jnp.ndarray | None = None) -> jnp.ndarray:
+    """float32[64]: the outcome weights (zero-padded) of the pending chance frame, or of
+    frame ``f`` (already popped)."""
+    f = top(s) if f is None else f
     level_ships = s.in_pool & (t.ship_level == f[3])
     return jnp.select(
         [f[0] == KIND["ship_reveal"], f[0] == KIND["event_draw"],
@@ -76,7 +80,7 @@ def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> Sta
         "after_planning": flow.after_planning,
         "loop_any": lambda x: shop.gain_one(x, f, action),
         "loop_gift": lambda x: shop.gain_one(x, f, action),
-        "full_house_check": lambda x: shop.full_house_check(t, x, f),
+        "full_house_check": lambda x: full_house_checks(t, x, f),
         "full_house": lambda x: shop.full_house(t, x, f, action),
         "discard": lambda x: shop.lose_one(x, f, action),
         "lose": lambda x: shop.lose_one(x, f, action),
@@ -85,7 +89,7 @@ def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> Sta
         "store_space": lambda x: shop.store_space(t, x, f, action),
         "give": lambda x: shop.give(x, f, action),
         "take": lambda x: shop.gain_one(x, f, action),
-        "end_turn": lambda x: shop.end_turn(t, x),
+        "end_turn": lambda x: end_turn(t, x),
         "convert": lambda x: shop.convert(x, f, action),
         "convert_check": lambda x: shop.convert_check(x, f),
         "exchange_more": lambda x: shop.exchange_more(x, f, action),
@@ -97,6 +101,52 @@ def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> Sta
     codes = np.array([KIND[name] for name in names])
     which = jnp.argmax(jnp.asarray(codes) == f[0])
     return jax.lax.switch(which, [handlers[name] for name in names], s)
+
+
+def full_house_checks(t: Tables, s: State, f: jnp.ndarray) -> State:
+    """The ``full_house_check`` frames from ``f``'s player on, in one call: the automatic
+    checks of players without a Full House change nothing, so this skips to the first
+    player with one (their decision, then the next check); without one, the ``stage4``
+    frame below runs at once. The decisions reached are the Python engine's."""
+    n = t.num_players
+    order = jnp.arange(n)
+    has = jax.vmap(lambda q: shop.full_house_spaces(t, s, q).any())((s.turn + order) % n)
+    has = has & (order >= f[3])
+    found = has.any()
+    checked = shop.full_house_check(t, s, f.at[3].set(jnp.argmax(has)))
+    below = top(s)
+    staged = shop.stage4(t, pop(s), below)
+    staged = _pick(below[0] == KIND["stage4"], staged, s)
+    return _pick(found, checked, staged)
+
+
+def end_turn(t: Tables, s: State) -> State:
+    """``end_turn``, and its ``next_turn`` frame at once when no discard comes first."""
+    s = shop.end_turn(t, s)
+    return _pick(top(s)[0] == KIND["next_turn"], flow.next_turn(t, pop(s)), s)
+
+
+def plan_then_cascade(t: Tables, s: State, kind: jnp.ndarray, line: jnp.ndarray) -> State:
+    """The cascade (``line`` >= 0: after the chosen line); an ``after_planning`` frame
+    starts its history and runs it at once (its ``cascade`` frame is automatic)."""
+    planned = pop(flow.after_planning(s))
+    return flow.cascade(t, _pick(kind == KIND["after_planning"], planned, s), line)
+
+
+def chance_then_round(t: Tables, s: State, f: jnp.ndarray, outcome: jnp.ndarray,
+                      key: jax.Array, drawn: jnp.ndarray) -> State:
+    """A chance outcome (where ``drawn``, one drawn from ``key`` instead), and the
+    ``start_round`` frame below it at once (automatic)."""
+    draw_key, deal_key = jax.random.split(key)
+    outcome = jnp.where(drawn, sample_chance(t, s, draw_key, f), outcome)
+    s = flow.chance(t, s, f, outcome, deal_key)
+    started = flow.start_turn(pop(s), s.start_player)
+    return _pick((s.depth > 0) & (top(s)[0] == KIND["start_round"]), started, s)
+
+
+def _pick(which: jnp.ndarray, a: State, b: State) -> State:
+    """``a`` where ``which`` (a scalar) holds, else ``b``."""
+    return jax.tree.map(lambda x, y: jnp.where(which, x, y), a, b)
 
 
 def begin(t: Tables, s: State) -> State:
@@ -210,17 +260,19 @@ def iterate(t: Tables, carry: Carry, draw: bool) -> Carry:
     purchases and chance frames on their own games (:func:`compacted`)."""
     s, masks, live, count = carry.s, carry.masks, carry.live, carry.count
     chunk = max(1, live.shape[0] // 8)
-    frames, chosen, deal_keys = jax.vmap(_choose, in_axes=(None, 0, 0, 0, 0, None, None))(
-        t, s, masks, carry.action, carry.keys, count, draw)
+    frames, chosen = jax.vmap(_choose, in_axes=(0, 0, 0, None))(s, masks, carry.action, count)
+    node_keys = jax.vmap(jax.random.fold_in, in_axes=(0, None))(carry.keys, count)
+    drawn = jnp.asarray(draw) | (count > 0)
     popped = jax.vmap(pop)(s)
     moved = jax.vmap(apply_light, in_axes=(None, 0, 0, 0))(t, popped, frames, chosen)
     kinds, player = frames[:, 0], frames[:, 1]
-    moved = compacted(lambda x, f, a, k: flow.chance(t, x, f, a, k), live & (player == CHANCE),
-                      (popped, frames, chosen, deal_keys), moved, chunk)
-    cascading = live & (player != CHANCE) & ((kinds == CASCADES[0]) | (kinds == CASCADES[1]))
+    moved = compacted(lambda x, f, a, k: chance_then_round(t, x, f, a, k, drawn),
+                      live & (player == CHANCE), (popped, frames, chosen, node_keys), moved,
+                      chunk)
+    cascading = live & (player != CHANCE) & jnp.any(kinds[:, None] == CASCADES, axis=1)
     line = jnp.where(kinds == KIND["line"], chosen, -1)
-    moved = compacted(lambda x, a: flow.cascade(t, x, a), cascading, (popped, line),
-                      moved, chunk)
+    moved = compacted(lambda x, k, a: plan_then_cascade(t, x, k, a), cascading,
+                      (popped, kinds, line), moved, chunk)
     buying = live & (player >= 0) & (kinds == KIND["purchase"])
     moved = compacted(lambda x, f, a: shop.purchase(t, x, f, a), buying,
                       (popped, frames, chosen), moved, chunk)
@@ -241,16 +293,13 @@ def _going(s: State, count: jnp.ndarray, mask: jnp.ndarray, draw: bool) -> jnp.n
     return ~s.over & (s.depth > 0) & ((count == 0) | automatic)
 
 
-def _choose(t: Tables, s: State, mask: jnp.ndarray, action: jnp.ndarray, key: jax.Array,
-            count: jnp.ndarray, draw: bool) -> tuple[jnp.ndarray, jnp.ndarray, jax.Array]:
-    """The top frame, the action or outcome to apply to it, and its layout key: the given
-    action first, then a forced decision's only action or a drawn chance outcome."""
-    f, first = top(s), count == 0
-    draw_key, deal_key = jax.random.split(jax.random.fold_in(key, count))
-    outcome = sample_chance(t, s, draw_key) if draw else action
-    chosen = jnp.where(f[1] == CHANCE, jnp.where(first & ~draw, action, outcome),
-                       jnp.where(first, action, jnp.argmax(mask).astype(jnp.int32)))
-    return f, chosen, deal_key
+def _choose(s: State, mask: jnp.ndarray, action: jnp.ndarray,
+            count: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
+    """The top frame and the action to apply to it: the given action first, then a forced
+    decision's only action (a chance outcome after the first node is drawn where the chance
+    frame is applied: :func:`chance_then_round`)."""
+    f = top(s)
+    return f, jnp.where(count == 0, action, jnp.argmax(mask).astype(jnp.int32))
 
 
 __all__ = ["apply_frame", "apply_light", "chance_odds", "compacted", "run_batch",
