@@ -1,12 +1,13 @@
-"""Learning curve of a JAX PPO run against the Python heuristic.
+"""Learning curve of a JAX PPO run against the Python heuristic (or another opponent).
 
     .venv/bin/python benchmarks/jax_curve.py RUN_DIR [--games 1000] [--seed 8000000]
-        [--png docs/images/flowers_jax_curve.png]
+        [--opponent heuristic] [--png docs/images/flowers_jax_curve.png]
 
 Plays every exported snapshot of ``RUN_DIR`` (``networks/update-*.npz``, then the final
-``network.npz``) against the heuristic in ``formosa tournament``'s machinery: at the run's
-player count, the policy against that many minus one heuristics, seats rotated, on a
-validation seed (not the run's evaluation seed). Each snapshot's training minute comes
+``network.npz``) against the opponent in ``formosa tournament``'s machinery: the run's game
+(Flowers for runs from before the ``game`` key) at its player count, the policy against
+that many minus one opponents, seats rotated, on a validation seed (not the run's
+evaluation seed). Each snapshot's training minute comes
 from ``metrics.csv``. Writes ``RUN_DIR/curve.json`` and, with ``--png``, a plot.
 """
 
@@ -34,16 +35,18 @@ def minutes_at(run: Path) -> dict[int, float]:
             for r in csv.DictReader((run / "metrics.csv").open())}
 
 
-def curve(run: Path, games: int, seed: int) -> list[dict[str, Any]]:
+def curve(run: Path, games: int, seed: int, opponent: str = "heuristic"
+          ) -> list[dict[str, Any]]:
     """One point per snapshot: update, minutes, win share with its Wilson interval."""
-    players = json.loads((run / "config.json").read_text())["num_players"]
+    config = json.loads((run / "config.json").read_text())
+    players, game = config["num_players"], config.get("game", "flowers")
     minutes = minutes_at(run)
     points = []
     for update, path in snapshots(run):
         spec = f"policy:{path}"
-        result = run_tournament("flowers", [spec] + ["heuristic"] * (players - 1), players,
+        result = run_tournament(game, [spec] + [opponent] * (players - 1), players,
                                 games, seed=seed, show_progress=False)
-        share = win_share(result, spec, "heuristic")
+        share = win_share(result, spec, opponent)
         points.append({"update": update, "minutes": round(minutes[update], 2),
                        "file": path.name, **share})
         print(f"{path.name}: {share['win_rate']:.1%} ({share['win_low']:.1%}-"
@@ -51,7 +54,8 @@ def curve(run: Path, games: int, seed: int) -> list[dict[str, Any]]:
     return points
 
 
-def plot(points: list[dict[str, Any]], players: int, png: Path) -> None:
+def plot(points: list[dict[str, Any]], players: int, png: Path, game: str = "flowers",
+         opponent: str = "heuristic") -> None:
     """The win share against the training minutes, with its interval."""
     import matplotlib
     matplotlib.use("Agg")
@@ -63,8 +67,8 @@ def plot(points: list[dict[str, Any]], players: int, png: Path) -> None:
                     alpha=0.25)
     ax.axhline(1 / players, color="grey", linestyle="--", label="fair share")
     ax.set_xlabel("training minutes")
-    ax.set_ylabel("win share vs heuristic")
-    ax.set_title(f"JAX PPO, Formosa Flowers, {players} players")
+    ax.set_ylabel(f"win share vs {opponent}")
+    ax.set_title(f"JAX PPO, {game}, {players} players")
     ax.legend()
     fig.tight_layout()
     fig.savefig(png, dpi=100)
@@ -76,13 +80,16 @@ def main() -> None:
     parser.add_argument("run", type=Path)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=8_000_000)
+    parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--png", type=Path)
     args = parser.parse_args()
-    points = curve(args.run, args.games, args.seed)
-    (args.run / "curve.json").write_text(json.dumps(points, indent=2))
+    points = curve(args.run, args.games, args.seed, args.opponent)
+    name = "curve.json" if args.opponent == "heuristic" else f"curve_{args.opponent}.json"
+    (args.run / name).write_text(json.dumps(points, indent=2))
     if args.png:
-        players = json.loads((args.run / "config.json").read_text())["num_players"]
-        plot(points, players, args.png)
+        config = json.loads((args.run / "config.json").read_text())
+        plot(points, config["num_players"], args.png, config.get("game", "flowers"),
+             args.opponent)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import jax
 import numpy as np
 import pytest
 
@@ -67,8 +68,6 @@ def test_the_numpy_adapter_refuses_bad_actions() -> None:
 def test_an_illegal_action_leaves_the_game_as_it_was() -> None:
     """The engine refuses an illegal action (and ``-1``, the self-play's "wait") with the
     ``illegal`` flag, changing nothing; the next legal action clears the flag."""
-    import jax
-
     from formosa_envs.jax.dadaocheng.engine import DadaochengJax
     from formosa_envs.jax.dadaocheng.state import differences
 
@@ -98,5 +97,27 @@ def test_the_margin_reward_is_for_the_solo_game() -> None:
     with pytest.raises(ValueError, match="reward must be one of"):
         DadaochengVecEnv(2, num_players=1, reward="score")
     vec = DadaochengVecEnv(1, num_players=1, reward="margin", solo_target=60)
-    s = vec.engine.new_state()._replace(credit=np.array([45], np.int32))  # 9 prestige
-    assert float(vec._rewards(s)[0]) == (9 - 60) / 20
+    before = jax.tree.map(lambda x: np.asarray(x)[None], vec.engine.new_state())
+    after = before._replace(credit=np.array([[45]], np.int32))  # 9 prestige
+    gained = vec._margin(before, after, np.array([False]))
+    assert float(gained[0, 0]) == 9 / 20
+    assert float(vec._margin(before, after, np.array([True]))[0, 0]) == (9 - 60) / 20
+
+
+@pytest.mark.slow
+def test_the_margin_rewards_of_a_game_add_up_to_its_final_margin() -> None:
+    from formosa_envs.jax.dadaocheng.vec_env import DadaochengVecEnv
+    from formosa_envs.jax.sample import sample_legal
+
+    vec = DadaochengVecEnv(2, num_players=1, reward="margin")
+    engine = vec.engine
+    step, masks = jax.jit(engine.step_batch), jax.jit(jax.vmap(engine.legal_mask))
+    s = jax.jit(engine.init_batch)(jax.random.split(jax.random.key(7), 2))
+    total, key = np.zeros(2), jax.random.key(8)
+    while not np.asarray(s.over).all():
+        key, k_act, k_step = jax.random.split(key, 3)
+        moved = step(s, sample_legal(k_act, masks(s)), jax.random.split(k_step, 2))
+        total += np.asarray(vec._margin(s, moved, moved.over & ~s.over))[:, 0]
+        s = moved
+    final = np.asarray(jax.vmap(engine.scores)(s))[:, 0]
+    np.testing.assert_allclose(total, (final - 50) / 20, rtol=0, atol=1e-5)

@@ -221,7 +221,10 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
         (params, opt_state), parts = jax.lax.scan(
             epoch, (carry.params, carry.opt_state), jax.random.split(k_perm, cfg.epochs))
         carry = carry._replace(params=params, opt_state=opt_state, key=key)
-        return carry, jax.tree_util.tree_map(jnp.mean, parts)
+        parts = jax.tree_util.tree_map(jnp.mean, parts)
+        if teacher is None:  # no teacher: its loss (to action 0, weight 0) means nothing
+            parts["teacher_loss"] = jnp.float32(0.0)
+        return carry, parts
 
     def snapshot(carry: Carry) -> Carry:
         take = (carry.update + 1) % cfg.snapshot_every == 0

@@ -10,10 +10,13 @@ it was: the jitted self-play PPO (:mod:`formosa_envs.training.jax.ppo`) uses it 
 lanes that wait. :class:`NumpyDadaochengVecEnv` takes and gives numpy arrays and refuses
 illegal actions.
 
-Rewards: ``"rank"`` (default) is the game's own returns (rank against the others; solo: +1
-when the objective is met, else -1); ``"margin"`` (solo only) is the final prestige minus
-the objective's target, divided by :data:`MARGIN_SCALE`: a score-margin reward that keeps
-telling better games from worse ones where the objective is rarely met.
+Rewards: ``"rank"`` (default) is the game's own returns, when the game ends (rank against
+the others; solo: +1 when the objective is met, else -1). ``"margin"`` (solo only) is a
+score-margin reward that keeps telling better games from worse ones where the objective is
+rarely met: at every step the change in prestige (the prestige if the game ended now), and
+at the end minus the objective's target, all divided by :data:`MARGIN_SCALE`. A game's
+rewards add up to its final prestige minus the target, over the scale (the change in a
+potential: the best policies are those of the final margin).
 """
 
 from __future__ import annotations
@@ -118,16 +121,19 @@ class DadaochengVecEnv:
         s = self.engine.step_batch(games.game, jnp.asarray(actions, jnp.int32), keys)
         terminated = s.over
         truncated = ~terminated & (s.decisions >= self.max_game_length)
-        rewards = jnp.where(terminated[:, None], jax.vmap(self._rewards)(s), 0.0)
+        if self.reward == "margin":
+            rewards = self._margin(games.game, s, terminated)
+        else:
+            rewards = jnp.where(terminated[:, None], jax.vmap(self.engine.returns)(s), 0.0)
         s = self._restart(s, terminated | truncated, reset_key)
         return self._out(s, rewards, terminated, truncated)
 
-    def _rewards(self, s: State) -> jnp.ndarray:
-        """float32[n]: a finished game's rewards (see the module docstring)."""
-        if self.reward == "margin":
-            margin = self.engine.scores(s) - self.engine.config.solo_target
-            return margin.astype(jnp.float32) / MARGIN_SCALE
-        return self.engine.returns(s)
+    def _margin(self, before: State, after: State, ended: jnp.ndarray) -> jnp.ndarray:
+        """float32[B, n]: the ``margin`` rewards of a step (see the module docstring)."""
+        scores = jax.vmap(self.engine.scores)
+        change = scores(after) - scores(before)
+        target = jnp.where(ended[:, None], self.engine.config.solo_target, 0)
+        return (change - target).astype(jnp.float32) / MARGIN_SCALE
 
     def _restart(self, s: State, done: jnp.ndarray, key: jax.Array) -> State:
         """New games in the ``done`` slots. A new game costs a whole setup, so they are
