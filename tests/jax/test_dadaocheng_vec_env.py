@@ -67,20 +67,20 @@ def test_the_numpy_adapter_refuses_bad_actions() -> None:
 
 def test_an_illegal_action_leaves_the_game_as_it_was() -> None:
     """The engine refuses an illegal action (and ``-1``, the self-play's "wait") with the
-    ``illegal`` flag, changing nothing; the next legal action clears the flag."""
-    from formosa_envs.jax.dadaocheng.engine import DadaochengJax
+    ``illegal`` flag, changing nothing; a legal action in the same step moves its game."""
     from formosa_envs.jax.dadaocheng.state import differences
 
-    env = DadaochengJax(1)
-    step = jax.jit(env.step)
-    s = jax.jit(env.init)(jax.random.key(4))
-    mask = np.asarray(env.legal_mask(s))
-    for bad in (int(np.flatnonzero(~mask)[0]), -1, 96):
-        refused = step(s, bad, jax.random.key(5))
-        assert bool(refused.illegal)
-        assert differences(s, refused._replace(illegal=s.illegal)) == []
-    moved = step(refused, int(np.flatnonzero(mask)[0]), jax.random.key(5))
-    assert not bool(moved.illegal) and int(moved.decisions) == int(s.decisions) + 1
+    env = solo()
+    out = env.vec.reset(jax.random.key(4))
+    masks = np.asarray(out.legal_action_mask)
+    one = lambda x: jax.tree.map(lambda leaf: np.asarray(leaf)[0], x)  # noqa: E731
+    for bad in (int(np.flatnonzero(~masks[0])[0]), -1, 96):
+        moved = env.vec.step(out.state, np.array([bad, np.flatnonzero(masks[1])[0]]),
+                             jax.random.key(5))
+        assert np.asarray(moved.state.game.illegal).tolist() == [True, False]
+        refused = one(moved.state.game)
+        assert differences(one(out.state.game), refused._replace(illegal=False)) == []
+        assert int(moved.state.game.decisions[1]) == int(out.state.game.decisions[1]) + 1
 
 
 def test_the_observation_is_the_current_players() -> None:
@@ -100,8 +100,9 @@ def test_the_margin_reward_is_for_the_solo_game() -> None:
     before = jax.tree.map(lambda x: np.asarray(x)[None], vec.engine.new_state())
     after = before._replace(credit=np.array([[45]], np.int32))  # 9 prestige
     gained = vec._margin(before, after, np.array([False]))
-    assert float(gained[0, 0]) == 9 / 20
-    assert float(vec._margin(before, after, np.array([True]))[0, 0]) == (9 - 60) / 20
+    assert float(gained[0, 0]) == pytest.approx(9 / 20)
+    ended = vec._margin(before, after, np.array([True]))
+    assert float(ended[0, 0]) == pytest.approx((9 - 60) / 20)
 
 
 @pytest.mark.slow
