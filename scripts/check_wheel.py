@@ -175,7 +175,7 @@ def check_training_configs() -> None:
     for file in files:
         stem = file.removesuffix(".toml")  # GAME[_NAME...][_KIND]: the kind is the last part
         game, kind = stem.partition("_")[0], stem.rpartition("_")[2]
-        if stem.startswith(("flowers_jax", "flowers_gumbel")):  # the JAX backend's runs
+        if "_jax" in stem or stem.startswith("flowers_gumbel"):  # the JAX backend's runs
             kind = "gumbel" if "gumbel" in stem else "jax"
         with importlib.resources.as_file(folder / file) as path:
             loader = {**by_kind, "gumbel": load_gumbel_config}.get(kind)
