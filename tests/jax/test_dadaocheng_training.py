@@ -14,6 +14,8 @@ from formosa_envs.training.train import main as train_main
 
 from formosa_envs.core.errors import ConfigError
 
+from .configs import write_jax_config
+
 
 @pytest.mark.parametrize(("name", "players"), [("dadaocheng_jax", 2),
                                                 ("dadaocheng_jax_solo", 1)])
@@ -75,9 +77,7 @@ def test_a_tiny_run_exports_a_network_that_plays(tmp_path, players: int) -> None
     settings = {**TINY, "num_players": players}
     if players == 1:
         settings.update(reward="margin", pool_size=1, random_fraction=0.0)
-    config = tmp_path / "tiny.toml"
-    config.write_text("[jax]\n" + "".join(f"{k} = {v!r}\n".replace("'", '"')
-                                           for k, v in settings.items()))
+    config = write_jax_config(tmp_path / "tiny.toml", settings)
     assert train_main(["dadaocheng", "--backend", "jax", "--config", str(config),
                        "--out", str(tmp_path / "run"), "--quiet"]) == 0
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())

@@ -21,15 +21,15 @@ from formosa_envs.training.train import main as train_main
 from formosa_envs.core.errors import ConfigError
 from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
 
+from .configs import write_jax_config
+
 TINY = {"num_envs": 16, "pool_size": 4, "rollout_steps": 4, "epochs": 1, "minibatches": 2,
         "hidden_size": 16, "updates": 3, "updates_per_call": 3, "minutes": 0.0,
         "eval_games": 4, "export_every": 2}
 
 
 def test_a_tiny_run_exports_a_network_that_plays(tmp_path) -> None:
-    config = tmp_path / "tiny.toml"
-    config.write_text("[jax]\n" + "".join(f"{k} = {v!r}\n".replace("'", '"')
-                                           for k, v in TINY.items()))
+    config = write_jax_config(tmp_path / "tiny.toml", TINY)
     assert train_main(["flowers", "--backend", "jax", "--config", str(config),
                        "--out", str(tmp_path / "run"), "--quiet"]) == 0
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())

@@ -29,6 +29,7 @@ import numpy as np
 
 from formosa_envs.games.dadaocheng.game import MAX_DECISIONS
 
+from ..vec import check_actions, done_flag, state_field
 from .engine import DadaochengJax
 from .state import State
 
@@ -54,25 +55,12 @@ class VecStep(NamedTuple):
     terminated: jnp.ndarray        # bool[B]: a game ended by the rules in this step
     truncated: jnp.ndarray         # bool[B]: a game reached max_game_length first
 
-    @property
-    def observation(self) -> jnp.ndarray:
-        """float32[B, observation_size]: the current player's view."""
-        return self.state.observation
-
-    @property
-    def legal_action_mask(self) -> jnp.ndarray:
-        """bool[B, 96]: the current player's legal actions."""
-        return self.state.legal_action_mask
-
-    @property
-    def current_player(self) -> jnp.ndarray:
-        """int32[B]: the seat to decide."""
-        return self.state.current_player
-
-    @property
-    def done(self) -> jnp.ndarray:
-        """bool[B]: the game ended in this step (and was replaced)."""
-        return self.terminated | self.truncated
+    observation = state_field("observation",
+                              "float32[B, observation_size]: the current player's view.")
+    legal_action_mask = state_field("legal_action_mask",
+                                    "bool[B, 96]: the current player's legal actions.")
+    current_player = state_field("current_player", "int32[B]: the seat to decide.")
+    done = property(done_flag, doc="bool[B]: the game ended in this step (and was replaced).")
 
 
 class DadaochengVecEnv:
@@ -179,16 +167,7 @@ class NumpyDadaochengVecEnv:
         """Apply one action per game (illegal actions are refused with a ValueError)."""
         if self.out is None:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.vec.num_envs,):
-            raise ValueError(f"expected {self.vec.num_envs} actions, got shape {actions.shape}")
-        legal = np.asarray(self.out.legal_action_mask)
-        inside = (actions >= 0) & (actions < legal.shape[1])
-        rows = np.flatnonzero(~inside | ~legal[np.arange(len(actions)),
-                                                np.clip(actions, 0, legal.shape[1] - 1)])
-        if rows.size:
-            raise ValueError(f"illegal actions in games {rows[:8].tolist()}: "
-                             f"{actions[rows[:8]].tolist()}")
+        actions = check_actions(actions, np.asarray(self.out.legal_action_mask))
         self.key, sub = jax.random.split(self.key)
         self.out = self.vec.step(self.out.state, actions, sub)
         return self._numpy(self.out)

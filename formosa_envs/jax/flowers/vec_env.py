@@ -18,6 +18,7 @@ import numpy as np
 
 from formosa_envs.games.flowers.state import NUM_CARDS
 
+from ..vec import check_actions, done_flag, state_field
 from . import rules
 from .bits import WORDS
 from .deal import apply_deal, lay_out, shuffle_rows
@@ -33,30 +34,14 @@ class VecStep(NamedTuple):
     truncated: jnp.ndarray          # bool[B]: the game hit max_game_length on this step
 
     # The rest is read from the states, so that a jitted step returns each array once.
-    @property
-    def observation(self) -> jnp.ndarray:
-        """float32[B, 442]: the current player's view."""
-        return self.state.observation
-
-    @property
-    def legal_action_mask(self) -> jnp.ndarray:
-        """bool[B, 111]: the current player's legal actions."""
-        return self.state.legal_action_mask
-
-    @property
-    def current_player(self) -> jnp.ndarray:
-        """int32[B]: the seat to decide."""
-        return self.state.current_player
-
-    @property
-    def rewards(self) -> jnp.ndarray:
-        """float32[B, n]: final rank rewards of the games that finished on this step."""
-        return self.state.rewards
-
-    @property
-    def done(self) -> jnp.ndarray:
-        """bool[B]: the game of this environment finished on this step (then restarted)."""
-        return self.terminated | self.truncated
+    observation = state_field("observation", "float32[B, 442]: the current player's view.")
+    legal_action_mask = state_field("legal_action_mask",
+                                    "bool[B, 111]: the current player's legal actions.")
+    current_player = state_field("current_player", "int32[B]: the seat to decide.")
+    rewards = state_field("rewards", "float32[B, n]: final rank rewards of the games that "
+                                     "finished on this step.")
+    done = property(done_flag, doc="bool[B]: the game of this environment finished on "
+                                   "this step (then restarted).")
 
 
 class FlowersVecEnv:
@@ -165,16 +150,7 @@ class NumpyFlowersVecEnv:
         """One action per environment (ints of shape ``(num_envs,)``)."""
         if self._state is None:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be integers of shape ({self.num_envs},), "
-                             f"got {actions.dtype} {actions.shape}")
-        inside = (actions >= 0) & (actions < self.vec.num_actions)
-        legal = inside & self._mask[np.arange(self.num_envs), np.where(inside, actions, 0)]
-        if not legal.all():
-            bad = np.flatnonzero(~legal)
-            raise ValueError(f"illegal action(s) in environment(s) {bad[:8].tolist()}: "
-                             f"{actions[bad[:8]].tolist()} (see legal_action_mask)")
+        actions = check_actions(actions, self._mask)
         self._key, sub = jax.random.split(self._key)
         return self._keep(self.vec.step(self._state, jnp.asarray(actions), sub))
 
