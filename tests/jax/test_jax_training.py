@@ -152,6 +152,20 @@ def test_gae_gives_a_skipped_steps_reward_to_the_learners_last_move() -> None:
     assert np.allclose(targets[[0, 2], 0], [1.0, 0.3])
 
 
+def test_the_return_metric_adds_a_games_rewards_across_rollouts() -> None:
+    """Per-step rewards (the margin reward) add up over a game, also a game started in an
+    earlier rollout; a game ending below 0 is lost, above 0 won."""
+    from formosa_envs.training.jax.ppo import episode_metrics, finished_returns
+    traj = _trajectory([0.5, 0.25, -1.0, 0.5], [0.0, 1.0, 0.0, 1.0], [0.0] * 4, [1.0] * 4)
+    returns, running = finished_returns(traj, jnp.asarray([0.5]))
+    assert returns[:, 0].tolist() == [0.0, 1.25, 0.0, -0.5] and running.tolist() == [0.0]
+    metrics = episode_metrics(traj, returns)
+    assert float(metrics["return"]) == 0.375 and float(metrics["win_rate"]) == 0.5
+    _, running = finished_returns(_trajectory([0.5, 0.25], [0.0, 0.0], [0.0] * 2,
+                                              [1.0] * 2), jnp.asarray([1.0]))
+    assert running.tolist() == [1.75]   # carried into the next rollout
+
+
 def test_the_loss_ignores_skipped_steps() -> None:
     from formosa_envs.training.jax.ppo import Batch, ppo_loss
     rng = np.random.default_rng(0)

@@ -49,6 +49,8 @@ class Carry(NamedTuple):
     update: jax.Array                # int32: updates done
     lr_scale: jax.Array              # float32: the learning rate's factor (annealing)
     teacher_scale: jax.Array         # float32: the kickstarting loss's weight now
+    returns: jax.Array               # float32[num_envs]: the learner's reward so far in
+                                     # each lane's current game (for the return metric)
 
 
 
@@ -162,7 +164,8 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
         pool = jax.tree_util.tree_map(lambda leaf: jnp.stack([leaf] * cfg.pool_size), params)
         games, seats = play.new_games(vec, pool, lineup, k_games, act)
         return Carry(params, optimizer.init(params), pool, jnp.int32(1), games, seats,
-                     k_next, jnp.int32(0), jnp.float32(1.0), jnp.float32(cfg.kickstart))
+                     k_next, jnp.int32(0), jnp.float32(1.0), jnp.float32(cfg.kickstart),
+                     jnp.zeros(vec.num_envs, jnp.float32))
 
     def rollout(carry: Carry) -> tuple[Carry, Trajectory, jax.Array]:
         def env_step(c: tuple, _: Any) -> tuple[tuple, Trajectory]:
@@ -238,7 +241,9 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
     def one_update(carry: Carry, _: Any) -> tuple[Carry, dict[str, jax.Array]]:
         carry, traj, last_value = rollout(carry)
         carry, metrics = learn(carry, traj, last_value)
-        return snapshot(carry), {**metrics, **episode_metrics(traj)}
+        game_returns, running = finished_returns(traj, carry.returns)
+        return (snapshot(carry._replace(returns=running)),
+                {**metrics, **episode_metrics(traj, game_returns)})
 
     def train(carry: Carry, updates: int) -> tuple[Carry, dict[str, jax.Array]]:
         return jax.lax.scan(one_update, carry, None, length=updates)
@@ -246,10 +251,25 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
     return init, train
 
 
-def episode_metrics(traj: Trajectory) -> dict[str, jax.Array]:
+def finished_returns(traj: Trajectory, running: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Each game's whole return where it finished in this rollout (float32[step, game],
+    0 elsewhere: the rewards of every rollout it spanned, ``running`` holding those of the
+    earlier ones) and the running sums handed to the next rollout."""
+    def step(total: jax.Array, t: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+        reward, done = t
+        total = total + reward
+        return total * (1.0 - done), total * done
+
+    running, returns = jax.lax.scan(step, running, (traj.reward, traj.done))
+    return returns, running
+
+
+def episode_metrics(traj: Trajectory, game_returns: jax.Array) -> dict[str, jax.Array]:
     """Games finished in a rollout and the learner's results in them, overall, against
-    the random player and against the heuristic itself (epsilon 0)."""
-    done, won = traj.done, (traj.reward > 0).astype(jnp.float32)
+    the random player and against the heuristic itself (epsilon 0). ``return`` is a
+    finished game's whole return (the rank reward; with the margin reward the final margin
+    over the scale); a game is won where it is above 0."""
+    done, won = traj.done, (game_returns > 0).astype(jnp.float32)
     vs_random = done * traj.random_opponent
     vs_heuristic = done * traj.heuristic_opponent
     return {"games_vs_heuristic": vs_heuristic.sum(),
@@ -257,6 +277,6 @@ def episode_metrics(traj: Trajectory) -> dict[str, jax.Array]:
             / jnp.maximum(vs_heuristic.sum(), 1),
             "games": done.sum(), "learner_steps": traj.valid.sum(),
             "win_rate": (won * done).sum() / jnp.maximum(done.sum(), 1),
-            "return": (traj.reward * done).sum() / jnp.maximum(done.sum(), 1),
+            "return": (game_returns * done).sum() / jnp.maximum(done.sum(), 1),
             "games_vs_random": vs_random.sum(),
             "win_rate_vs_random": (won * vs_random).sum() / jnp.maximum(vs_random.sum(), 1)}
