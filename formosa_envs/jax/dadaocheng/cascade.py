@@ -19,6 +19,8 @@ of three outcomes (``seeds/dadaocheng.md`` DDC-5, DDC-6):
 Every step flips a line, so the history holds distinct states reachable from its first one,
 one per collection. :data:`HISTORY_SIZE` bounds it; :attr:`Cascade.overflow` says if it was
 ever exceeded (a cascade that long has never been seen: the longest in play had 6 states).
+A side state fits 16 bits, so the history is ``uint16``; its unused entries repeat its
+first state (which the history holds anyway), so a look-up needs no length.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from . import grid
 ENDED, CHOOSE, LOOPED = 0, 1, 2
 """Outcomes of :func:`run_cascade`."""
 HISTORY_SIZE = 1024
+HISTORY_DTYPE = jnp.uint16
 """States a cascade's history holds (each one a collection the active player chose or was
 forced to: the longest seen in play is 6)."""
 CORRUPTION = 3
@@ -57,7 +60,8 @@ class Cascade(NamedTuple):
     """The data Stage 2 changes (a pytree; a batch has a leading axis on every field)."""
 
     sides: jnp.ndarray        # int32: bit c set when the disc in cell c shows its back
-    history: jnp.ndarray      # int32[HISTORY_SIZE]: this cascade's states, -1 padded
+    history: jnp.ndarray      # uint16[HISTORY_SIZE]: this cascade's states, padded with
+                              # the first
     length: jnp.ndarray       # int32: states in the history
     hand: jnp.ndarray         # int32[players, 5]: cubes per colour
     storehouse: jnp.ndarray   # int32[16, 5]: cubes per space and colour
@@ -69,7 +73,7 @@ def start_cascade(sides: jnp.ndarray, hand: jnp.ndarray, storehouse: jnp.ndarray
                   sign: jnp.ndarray) -> Cascade:
     """The cascade after planning: its history is the grid's state alone (DDC-6.1)."""
     sides = jnp.asarray(sides, jnp.int32)
-    history = jnp.full(HISTORY_SIZE, -1, jnp.int32).at[0].set(sides)
+    history = jnp.full(HISTORY_SIZE, sides, HISTORY_DTYPE)
     return Cascade(sides, history, jnp.int32(1), jnp.asarray(hand, jnp.int32),
                    jnp.asarray(storehouse, jnp.int32), jnp.asarray(sign, jnp.int32),
                    jnp.bool_(False))
@@ -89,10 +93,10 @@ def collect(c: Cascade, faces: jnp.ndarray, covered: jnp.ndarray, remodelled: jn
     corrupt = storehouse.sum(axis=1) >= CORRUPTION
     storehouse = jnp.where(corrupt[:, None], 0, storehouse)
     sides = grid.flip_line(c.sides, line)
-    repeated = (c.history == sides).any()
+    repeated = (c.history == sides.astype(HISTORY_DTYPE)).any()
     room = c.length < HISTORY_SIZE
     history = c.history.at[jnp.where(repeated | ~room, HISTORY_SIZE, c.length)].set(
-        sides, mode="drop")
+        sides.astype(HISTORY_DTYPE), mode="drop")
     length = c.length + jnp.where(repeated | ~room, 0, 1)
     return c._replace(sides=sides, history=history, length=length, hand=hand,
                       storehouse=storehouse, overflow=c.overflow | (~repeated & ~room)), repeated

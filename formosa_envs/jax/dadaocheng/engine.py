@@ -31,7 +31,7 @@ from formosa_envs.games.dadaocheng.config import DadaochengConfig
 from formosa_envs.games.dadaocheng.game import DadaochengGame
 
 from . import scoring
-from .cascade import HISTORY_SIZE
+from .cascade import HISTORY_DTYPE, HISTORY_SIZE
 from .legal import legal_mask
 from .observe import SIZE, obs_tables, observe
 from .settle import run_batch, sample_chance
@@ -70,7 +70,7 @@ class DadaochengJax:
             in_pool=jnp.ones(ships, bool), ship_up=jnp.full(3, -1, i32),
             revealed=jnp.zeros(3, i32), events=jnp.full(MAX_EVENTS, -1, i32),
             event_pool=jnp.full(events, n > 1), used=jnp.zeros(9, i32),
-            history=jnp.full(HISTORY_SIZE, -1, i32), history_len=i32(0), round=i32(1),
+            history=jnp.zeros(HISTORY_SIZE, HISTORY_DTYPE), history_len=i32(0), round=i32(1),
             start_player=i32(0), turn=i32(0), frames=jnp.zeros((DEPTH, FRAME), i32),
             depth=i32(0), over=jnp.bool_(False), decisions=i32(0), overflow=jnp.bool_(False),
             illegal=jnp.bool_(False))

@@ -80,7 +80,7 @@ def push_layout(s: State) -> State:
 
 def after_planning(s: State) -> State:
     """The cascade's history starts with the grid after planning (DDC-6.1)."""
-    history = jnp.full_like(s.history, -1).at[0].set(s.sides)
+    history = jnp.full_like(s.history, s.sides)
     s = s._replace(history=history, history_len=jnp.int32(1))
     return push(s, frame("cascade", AUTO))
 

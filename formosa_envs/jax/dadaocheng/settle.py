@@ -6,11 +6,13 @@ each game reaches a decision it may not take (the Python ``apply_action`` and ``
 
 It runs at the batch level rather than under ``vmap`` so that the expensive handlers run
 only where they are needed: under ``vmap`` a ``lax.switch`` runs every branch in every
-game. The cheap handlers still run as one ``vmap``-ed switch over all live games (without
-the cascade's history: three quarters of a state's bytes), but the cascade (its automatic
-collection and its can-end search), a purchase (with its payment set-up) and a chance frame
-(a layout's deal) run only on the games whose top frame needs them, gathered ``chunk`` at a
-time (:func:`compacted`), and not at all in an iteration where no game needs them. A game's
+game. The cheap handlers still run as one ``vmap``-ed switch over all live games, but the
+cascade (its automatic collection and its can-end search), a purchase (with its payment
+set-up) and a chance frame (a layout's deal) run only on the games whose top frame needs
+them, gathered ``chunk`` at a time (:func:`compacted`), and not at all in an iteration
+where no game needs them. The cascade's history (three quarters of a state's bytes) stays
+out of the states the loop copies: it is kept beside them (:attr:`Carry.history`) and only
+the cascade reads and writes it. A game's
 ``illegal`` flag is set, and the game left as it was, when its action is not a legal one
 of its pending player decision.
 """
@@ -59,16 +61,6 @@ def chance_odds(t: Tables, s: State, f: jnp.ndarray | None = None) -> jnp.ndarra
 def pad(mask: jnp.ndarray, size: int = 64) -> jnp.ndarray:
     """float32[size]: ``mask`` as weights, zero-padded."""
     return jnp.zeros(size, jnp.float32).at[:mask.shape[0]].set(mask.astype(jnp.float32))
-
-
-def apply_light(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> State:
-    """Apply frame ``f`` (already popped; not a chance frame, not a cascade) with its
-    Python handler; the handlers see the state without the cascade's history (only
-    ``after_planning`` writes it: anew)."""
-    handled = apply_frame(t, s._replace(history=s.history[:1]), f, action)
-    fresh = jnp.full_like(s.history, -1).at[0].set(handled.history[0])
-    return handled._replace(
-        history=jnp.where(f[0] == KIND["after_planning"], fresh, s.history))
 
 
 def apply_frame(t: Tables, s: State, f: jnp.ndarray, action: jnp.ndarray) -> State:
@@ -126,11 +118,16 @@ def end_turn(t: Tables, s: State) -> State:
     return _pick(top(s)[0] == KIND["next_turn"], flow.next_turn(t, pop(s)), s)
 
 
-def plan_then_cascade(t: Tables, s: State, kind: jnp.ndarray, line: jnp.ndarray) -> State:
-    """The cascade (``line`` >= 0: after the chosen line); an ``after_planning`` frame
-    starts its history and runs it at once (its ``cascade`` frame is automatic)."""
+def plan_then_cascade(t: Tables, s: State, history: jnp.ndarray, kind: jnp.ndarray,
+                      line: jnp.ndarray) -> tuple[State, jnp.ndarray]:
+    """The cascade (``line`` >= 0: after the chosen line) of ``s`` with its ``history``
+    (the state holds a placeholder); an ``after_planning`` frame starts the history and
+    runs the cascade at once (its ``cascade`` frame is automatic). Returns the state with
+    the placeholder again, and the history."""
+    s = s._replace(history=history)
     planned = pop(flow.after_planning(s))
-    return flow.cascade(t, _pick(kind == KIND["after_planning"], planned, s), line)
+    s = flow.cascade(t, _pick(kind == KIND["after_planning"], planned, s), line)
+    return s._replace(history=s.history[:1]), s.history
 
 
 def chance_then_round(t: Tables, s: State, f: jnp.ndarray, outcome: jnp.ndarray,
@@ -157,11 +154,11 @@ def begin(t: Tables, s: State) -> State:
     return flow.start_turn(s, s.start_player)
 
 
-def compacted(fn: Callable[..., State], need: jnp.ndarray, args: tuple, out: State,
-              chunk: int) -> State:
-    """``out`` with ``fn(*args[i])`` in the games ``i`` where ``need`` holds (``args``:
-    pytrees with a batch axis), computed ``chunk`` games at a time (no pass where none
-    needs it)."""
+def compacted(fn: Callable[..., Any], need: jnp.ndarray, args: tuple, out: Any,
+              chunk: int) -> Any:
+    """``out`` with ``fn(*args[i])`` in the games ``i`` where ``need`` holds (``args``,
+    ``out`` and what ``fn`` returns: pytrees with a batch axis), computed ``chunk`` games
+    at a time (no pass where none needs it)."""
     size = need.shape[0]
 
     def fill(carry: tuple[State, jnp.ndarray]) -> tuple[State, jnp.ndarray]:
@@ -208,6 +205,8 @@ class Carry(NamedTuple):
     live: jnp.ndarray      # bool[B]: the game goes on
     action: jnp.ndarray    # int32[B]: the action of the first node
     keys: jax.Array        # key[B]: the chance keys
+    history: jnp.ndarray   # int32[B, HISTORY_SIZE]: the cascades' histories (``s`` holds
+                           # a placeholder of one entry, which the handlers may read)
     count: jnp.ndarray     # int32
 
 
@@ -219,8 +218,10 @@ def run_batch(t: Tables, s: State, action: jnp.ndarray, keys: jax.Array, draw: b
     masks = jax.vmap(legal_mask, in_axes=(None, 0))(t, s)
     bad = jax.vmap(refused, in_axes=(None, 0, 0, 0, None))(t, s, masks, action, draw)
     live = ~bad & jax.vmap(_going, in_axes=(0, None, 0, None))(s, 0, masks, draw)
-    carry = Carry(s, masks, live, action, keys, jnp.int32(0))
-    return settle(t, carry, draw, sizes).s._replace(illegal=bad)
+    carry = Carry(s._replace(history=s.history[:, :1]), masks, live, action, keys,
+                  s.history, jnp.int32(0))
+    done = settle(t, carry, draw, sizes)
+    return done.s._replace(history=done.history, illegal=bad)
 
 
 def settle(t: Tables, carry: Carry, draw: bool, sizes: tuple[int, ...]) -> Carry:
@@ -249,9 +250,10 @@ def descend(t: Tables, carry: Carry, draw: bool, sizes: tuple[int, ...]) -> Carr
     part = Carry(*jax.tree.map(lambda x: x[lanes], tuple(carry)[:-1]), count=carry.count)
     part = settle(t, part._replace(live=used), draw, sizes)
     slots = jnp.where(used, lanes, size)
-    s, masks = jax.tree.map(lambda o, d: o.at[slots].set(d, mode="drop"),
-                            (carry.s, carry.masks), (part.s, part.masks))
-    return carry._replace(s=s, masks=masks, live=jnp.zeros_like(carry.live),
+    s, masks, history = jax.tree.map(lambda o, d: o.at[slots].set(d, mode="drop"),
+                                     (carry.s, carry.masks, carry.history),
+                                     (part.s, part.masks, part.history))
+    return carry._replace(s=s, masks=masks, history=history, live=jnp.zeros_like(carry.live),
                           count=part.count)
 
 
@@ -264,15 +266,16 @@ def iterate(t: Tables, carry: Carry, draw: bool) -> Carry:
     node_keys = jax.vmap(jax.random.fold_in, in_axes=(0, None))(carry.keys, count)
     drawn = jnp.asarray(draw) | (count > 0)
     popped = jax.vmap(pop)(s)
-    moved = jax.vmap(apply_light, in_axes=(None, 0, 0, 0))(t, popped, frames, chosen)
+    moved = jax.vmap(apply_frame, in_axes=(None, 0, 0, 0))(t, popped, frames, chosen)
     kinds, player = frames[:, 0], frames[:, 1]
     moved = compacted(lambda x, f, a, k: chance_then_round(t, x, f, a, k, drawn),
                       live & (player == CHANCE), (popped, frames, chosen, node_keys), moved,
                       chunk)
     cascading = live & (player != CHANCE) & jnp.any(kinds[:, None] == CASCADES, axis=1)
     line = jnp.where(kinds == KIND["line"], chosen, -1)
-    moved = compacted(lambda x, k, a: plan_then_cascade(t, x, k, a), cascading,
-                      (popped, kinds, line), moved, chunk)
+    moved, history = compacted(lambda x, h, k, a: plan_then_cascade(t, x, h, k, a),
+                               cascading, (popped, carry.history, kinds, line),
+                               (moved, carry.history), chunk)
     buying = live & (player >= 0) & (kinds == KIND["purchase"])
     moved = compacted(lambda x, f, a: shop.purchase(t, x, f, a), buying,
                       (popped, frames, chosen), moved, chunk)
@@ -281,7 +284,7 @@ def iterate(t: Tables, carry: Carry, draw: bool) -> Carry:
     s = select(live, moved, s)
     masks = jax.vmap(legal_mask, in_axes=(None, 0))(t, s)
     live = live & jax.vmap(_going, in_axes=(0, None, 0, None))(s, count + 1, masks, draw)
-    return carry._replace(s=s, masks=masks, live=live, count=count + 1)
+    return carry._replace(s=s, masks=masks, live=live, history=history, count=count + 1)
 
 
 def _going(s: State, count: jnp.ndarray, mask: jnp.ndarray, draw: bool) -> jnp.ndarray:
@@ -302,5 +305,5 @@ def _choose(s: State, mask: jnp.ndarray, action: jnp.ndarray,
     return f, jnp.where(count == 0, action, jnp.argmax(mask).astype(jnp.int32))
 
 
-__all__ = ["apply_frame", "apply_light", "chance_odds", "compacted", "run_batch",
+__all__ = ["apply_frame", "chance_odds", "compacted", "run_batch",
            "sample_chance"]

@@ -5,12 +5,12 @@ compare, field by field).
 
 The fields mirror the Python state with lists made fixed-size: ship ownership as an owner
 per ship (``-1``: nobody), the ship piles as a mask of the ships still in them, the events
-revealed as a padded list, the cascade's history as a padded list. The decision stack is
-``frames`` (``int32[DEPTH, FRAME]``: kind, player, count, then up to five context values)
-with ``depth`` frames in use, the top at ``depth - 1``. Frame kinds are the Python handler
-names, numbered by :data:`KINDS`. A ``pay`` frame keeps its purpose and the units still to
-pay as counts per colour (the Python frame lists the units, red first, and the sources of
-the next one, which follow from them).
+revealed as a padded list, the cascade's history as a list padded with its first state.
+The decision stack is ``frames`` (``int32[DEPTH, FRAME]``: kind, player, count, then up
+to five context values) with ``depth`` frames in use, the top at ``depth - 1``. Frame kinds
+are the Python handler names, numbered by :data:`KINDS`. A ``pay`` frame keeps its
+purpose and the units still to pay as counts per colour (the Python frame lists the units,
+red first, and the sources of the next one, which follow from them).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 from formosa_envs.core.engine import AUTO, CHANCE
 from formosa_envs.core.payment import pay_purpose, pay_units
 
-from .cascade import HISTORY_SIZE
+from .cascade import HISTORY_DTYPE, HISTORY_SIZE
 
 KINDS = ("move", "swap_to", "after_planning", "cascade", "line", "place_disc", "loop_any",
          "loop_gift", "full_house_check", "full_house", "discard", "lose", "stage4",
@@ -63,7 +63,7 @@ class State(NamedTuple):
     events: jnp.ndarray         # int32[MAX_EVENTS]: events revealed, round by round, -1 pad
     event_pool: jnp.ndarray     # bool[events]: not revealed yet
     used: jnp.ndarray           # int32[9]: this turn's flags and counts
-    history: jnp.ndarray        # int32[HISTORY_SIZE]: this cascade's states, -1 pad
+    history: jnp.ndarray        # uint16[HISTORY_SIZE]: this cascade's states (pad: first)
     history_len: jnp.ndarray    # int32
     round: jnp.ndarray          # int32, from 1
     start_player: jnp.ndarray   # int32
@@ -106,7 +106,7 @@ def from_python(game: Any, s: Any) -> State:
     events[:len(s.events)] = s.events
     event_pool = np.zeros(len(game.events), bool)
     event_pool[s.event_pool] = True
-    history = np.full(HISTORY_SIZE, -1, i32)
+    history = np.full(HISTORY_SIZE, s.history[0] if s.history else 0, HISTORY_DTYPE)
     history[:len(s.history)] = s.history
     frames = np.zeros((DEPTH, FRAME), i32)
     if len(s.stack) > DEPTH:
