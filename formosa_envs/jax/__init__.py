@@ -1,8 +1,9 @@
 """The games on JAX: pure functional, batched engines (optional ``jax`` extra).
 
 One package per game (:mod:`.flowers`: Formosa Flowers), and the pieces they share in one
-place: :mod:`.sample` (uniform random legal actions for a batch of masks) and :mod:`.bench`
-(the throughput harness, ``formosa bench GAME --backend jax``). The Flowers names are
+place: :mod:`.sample` (uniform random legal actions for a batch of masks), :mod:`.bench`
+(the throughput harness, ``formosa bench GAME --backend jax``) and :mod:`.vec` (what the
+vector envs share). The Flowers names are
 re-exported here (``from formosa_envs.jax import FlowersJax``). Nothing outside this
 package imports JAX.
 """
