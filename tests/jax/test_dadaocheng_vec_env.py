@@ -40,6 +40,21 @@ def test_finished_games_report_their_result_and_restart() -> None:
         assert (o["current_player"] == 0).all() and o["legal_action_mask"].any(axis=1).all()
 
 
+def test_the_masks_from_the_settle_loop_are_the_states_legal_masks() -> None:
+    """The vec env reads the legal masks the settle loop computed (and the new games'
+    from their setup); they are what ``legal_mask`` gives for the states, also on the
+    steps where a game ended and restarted."""
+    env = solo()
+    masks_of = jax.jit(jax.vmap(env.vec.engine.legal_mask))
+    rng, out, restarts = np.random.default_rng(4), env.reset(seed=4), 0
+    for _ in range(150):
+        assert (np.asarray(masks_of(env.out.state.game)) == out["legal_action_mask"]).all()
+        actions = [rng.choice(np.flatnonzero(mask)) for mask in out["legal_action_mask"]]
+        out = env.step(np.array(actions))
+        restarts += int(out["terminated"].sum() + out["truncated"].sum())
+    assert restarts >= 1
+
+
 @pytest.mark.slow
 def test_a_game_is_truncated_at_max_game_length() -> None:
     """Both games end on the same steps; new games are made one at a time here, so the

@@ -136,19 +136,29 @@ class DadaochengJax:
     def advance_batch(self, s: State, actions: jnp.ndarray, keys: jax.Array) -> State:
         """:meth:`advance` for a batch of games (leading axis), one action and key each."""
         return run_batch(self.tables, s, jnp.asarray(actions, jnp.int32), keys, False,
-                         self._sizes(actions))
+                         self._sizes(actions))[0]
 
     def step_batch(self, s: State, actions: jnp.ndarray, keys: jax.Array) -> State:
         """:meth:`step` for a batch of games (leading axis), one action and key each."""
+        return self.step_batch_masked(s, actions, keys)[0]
+
+    def step_batch_masked(self, s: State, actions: jnp.ndarray,
+                          keys: jax.Array) -> tuple[State, jnp.ndarray]:
+        """:meth:`step_batch`, and the new states' legal masks (``bool[B, 96]``, as
+        :meth:`legal_mask` gives them; the settle loop has them already)."""
         return run_batch(self.tables, s, jnp.asarray(actions, jnp.int32), keys, True,
                          self._sizes(actions))
 
     def init_batch(self, keys: jax.Array) -> State:
         """:meth:`init` for ``len(keys)`` games."""
+        return self.init_batch_masked(keys)[0]
+
+    def init_batch_masked(self, keys: jax.Array) -> tuple[State, jnp.ndarray]:
+        """:meth:`init_batch`, and the games' legal masks."""
         size = keys.shape[0]
         fresh = jax.tree.map(lambda leaf: jnp.broadcast_to(leaf, (size, *leaf.shape)),
                              self.new_state())
-        return self.step_batch(fresh, jnp.zeros(size, jnp.int32), keys)
+        return self.step_batch_masked(fresh, jnp.zeros(size, jnp.int32), keys)
 
     def _sizes(self, actions: jnp.ndarray) -> tuple[int, ...]:
         """The batch size, then the smaller batches the games still settling move to

@@ -211,17 +211,18 @@ class Carry(NamedTuple):
 
 
 def run_batch(t: Tables, s: State, action: jnp.ndarray, keys: jax.Array, draw: bool,
-              sizes: tuple[int, ...]) -> State:
+              sizes: tuple[int, ...]) -> tuple[State, jnp.ndarray]:
     """Every game of the batch ``s`` takes its ``action`` and settles (module docstring);
     chance outcomes come from ``keys`` (one per game) where ``draw``. ``sizes``: the
-    batch size, then the smaller batches the games still going move to (:func:`settle`)."""
+    batch size, then the smaller batches the games still going move to (:func:`settle`).
+    Returns the states and their legal masks (the loop computes them anyway)."""
     masks = jax.vmap(legal_mask, in_axes=(None, 0))(t, s)
     bad = jax.vmap(refused, in_axes=(None, 0, 0, 0, None))(t, s, masks, action, draw)
     live = ~bad & jax.vmap(_going, in_axes=(0, None, 0, None))(s, 0, masks, draw)
     carry = Carry(s._replace(history=s.history[:, :1]), masks, live, action, keys,
                   s.history, jnp.int32(0))
     done = settle(t, carry, draw, sizes)
-    return done.s._replace(history=done.history, illegal=bad)
+    return done.s._replace(history=done.history, illegal=bad), done.masks
 
 
 def settle(t: Tables, carry: Carry, draw: bool, sizes: tuple[int, ...]) -> Carry:

@@ -90,31 +90,31 @@ class DadaochengVecEnv:
         self.reset = jax.jit(self._reset)
         self.step = jax.jit(self._step)
 
-    def _out(self, s: State, rewards: jnp.ndarray, terminated: jnp.ndarray,
-             truncated: jnp.ndarray) -> VecStep:
+    def _out(self, s: State, masks: jnp.ndarray, rewards: jnp.ndarray,
+             terminated: jnp.ndarray, truncated: jnp.ndarray) -> VecStep:
         engine = self.engine
         player = jax.vmap(engine.current_player)(s)
         seen = jax.vmap(engine.observe)(s, jnp.maximum(player, 0))
-        games = Games(s, seen, jax.vmap(engine.legal_mask)(s), player)
-        return VecStep(games, rewards, terminated, truncated)
+        return VecStep(Games(s, seen, masks, player), rewards, terminated, truncated)
 
     def _reset(self, key: jax.Array) -> VecStep:
-        s = self.engine.init_batch(jax.random.split(key, self.num_envs))
+        s, masks = self.engine.init_batch_masked(jax.random.split(key, self.num_envs))
         zeros = jnp.zeros(self.num_envs, bool)
-        return self._out(s, jnp.zeros((self.num_envs, self.num_players)), zeros, zeros)
+        return self._out(s, masks, jnp.zeros((self.num_envs, self.num_players)), zeros, zeros)
 
     def _step(self, games: Games, actions: jnp.ndarray, key: jax.Array) -> VecStep:
         step_key, reset_key = jax.random.split(key)
         keys = jax.random.split(step_key, self.num_envs)
-        s = self.engine.step_batch(games.game, jnp.asarray(actions, jnp.int32), keys)
+        s, masks = self.engine.step_batch_masked(games.game, jnp.asarray(actions, jnp.int32),
+                                                 keys)
         terminated = s.over
         truncated = ~terminated & (s.decisions >= self.max_game_length)
         if self.reward == "margin":
             rewards = self._margin(games.game, s, terminated)
         else:
             rewards = jnp.where(terminated[:, None], jax.vmap(self.engine.returns)(s), 0.0)
-        s = self._restart(s, terminated | truncated, reset_key)
-        return self._out(s, rewards, terminated, truncated)
+        s, masks = self._restart(s, masks, terminated | truncated, reset_key)
+        return self._out(s, masks, rewards, terminated, truncated)
 
     def _margin(self, before: State, after: State, ended: jnp.ndarray) -> jnp.ndarray:
         """float32[B, n]: the ``margin`` rewards of a step (see the module docstring)."""
@@ -123,27 +123,31 @@ class DadaochengVecEnv:
         target = jnp.where(ended[:, None], self.engine.config.solo_target, 0)
         return (change - target).astype(jnp.float32) / MARGIN_SCALE
 
-    def _restart(self, s: State, done: jnp.ndarray, key: jax.Array) -> State:
-        """New games in the ``done`` slots. A new game costs a whole setup, so they are
-        made :attr:`reset_chunk` at a time (as many chunks as there are finished games)
-        and scattered into their slots, not made for every slot and selected."""
+    def _restart(self, s: State, masks: jnp.ndarray, done: jnp.ndarray,
+                 key: jax.Array) -> tuple[State, jnp.ndarray]:
+        """New games (and their legal masks) in the ``done`` slots. A new game costs a
+        whole setup, so they are made :attr:`reset_chunk` at a time (as many chunks as
+        there are finished games) and scattered into their slots, not made for every slot
+        and selected."""
         chunk = self.reset_chunk
 
-        def more(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> jnp.ndarray:
+        def more(carry: tuple) -> jnp.ndarray:
             return carry[1].any()
 
-        def fill(carry: tuple[State, jnp.ndarray, jnp.ndarray]) -> tuple:
-            s, waiting, count = carry
+        def fill(carry: tuple) -> tuple:
+            games, waiting, count = carry
             rank = jnp.cumsum(waiting) - 1
             slot_of = jnp.full(chunk, self.num_envs, jnp.int32).at[
                 jnp.where(waiting & (rank < chunk), rank, chunk)].set(
                 jnp.arange(self.num_envs, dtype=jnp.int32), mode="drop")
-            fresh = self.engine.init_batch(
+            fresh = self.engine.init_batch_masked(
                 jax.random.split(jax.random.fold_in(key, count), chunk))
-            s = jax.tree.map(lambda old, new: old.at[slot_of].set(new, mode="drop"), s, fresh)
-            return s, waiting & (rank >= chunk), count + 1
+            games = jax.tree.map(lambda old, new: old.at[slot_of].set(new, mode="drop"),
+                                 games, fresh)
+            return games, waiting & (rank >= chunk), count + 1
 
-        return jax.lax.while_loop(more, fill, (s, done, jnp.int32(0)))[0]
+        return jax.lax.while_loop(more, fill, ((s, masks), done, jnp.int32(0)))[0]
+
 
 class NumpyDadaochengVecEnv:
     """:class:`DadaochengVecEnv` with numpy in and out; the batch's JAX state stays
