@@ -39,9 +39,10 @@ from . import grid
 ENDED, CHOOSE, LOOPED = 0, 1, 2
 """Outcomes of :func:`run_cascade`."""
 HISTORY_SIZE = 1024
-HISTORY_DTYPE = jnp.uint16
 """States a cascade's history holds (each one a collection the active player chose or was
 forced to: the longest seen in play is 6)."""
+HISTORY_DTYPE = jnp.uint16
+"""The history's entries: a side state (one bit per cell) fits 16 bits."""
 CORRUPTION = 3
 """A storehouse space holding this many cubes is emptied (corruption, R-10)."""
 
