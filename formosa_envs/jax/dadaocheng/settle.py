@@ -205,7 +205,7 @@ class Carry(NamedTuple):
     live: jnp.ndarray      # bool[B]: the game goes on
     action: jnp.ndarray    # int32[B]: the action of the first node
     keys: jax.Array        # key[B]: the chance keys
-    history: jnp.ndarray   # int32[B, HISTORY_SIZE]: the cascades' histories (``s`` holds
+    history: jnp.ndarray   # uint16[B, HISTORY_SIZE]: the cascades' histories (``s`` holds
                            # a placeholder of one entry, which the handlers may read)
     count: jnp.ndarray     # int32
 
