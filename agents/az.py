@@ -48,6 +48,7 @@ from .base import StateAgent
 from .mcts import MCTSAgent, _resolve_chance, _round, stop_check
 from .network import Network
 from .specs import AgentSpecError, int_arg
+from .threads import one_blas_thread
 
 LEAVES = ("auto", "value", "rollout", "policy", "zero")
 ROLLOUT_LEAVES = ("rollout", "policy")
@@ -134,6 +135,7 @@ class AZAgent(StateAgent):
             return legal[int(self.rng.choice(len(legal), p=weights / weights.sum()))]
         return max(legal, key=lambda a: self.last_root[a])
 
+    @one_blas_thread
     def search(self, game: Any, state: Any) -> tuple[np.ndarray, float]:
         """Run the simulations from the deciding seat's information set.
 

@@ -33,6 +33,7 @@ from .files import (
     read_agent_file,
     stat_agent_file,
 )
+from .threads import one_blas_thread
 
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
@@ -146,6 +147,7 @@ class PolicyAgent(LayerFit, Agent):
         w, b = self.layers[-1]
         return x @ w.T + b
 
+    @one_blas_thread
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """The best (or a sampled) legal action."""
         mask = np.asarray(observation["action_mask"]).astype(bool)

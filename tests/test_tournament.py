@@ -281,3 +281,17 @@ def test_the_cli_names_itself_formosa_tournament(capsys: pytest.CaptureFixture[s
         capsys.readouterr().err
     assert main(["flowers", "--bogus"]) == 2
     assert "python -m formosa_envs.evaluation.evaluate: error" in capsys.readouterr().err
+
+
+def test_save_result_without_matplotlib_writes_csv_and_json(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """A core install (no [train] extra) saves the tables and skips the chart."""
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    result = _quick(["random", "lowest"], games=4, agent_factory=stand_in_factory)
+    paths = save_result(result, tmp_path / "out")
+    assert sorted(paths) == ["csv", "json"] and all(p.exists() for p in paths.values())
+    assert not (tmp_path / "out" / "tournament.png").exists()

@@ -273,7 +273,9 @@ def test_the_project_s_own_agents_win_after_importing_formosa_envs(core_venv: Pa
 
 def test_a_tournament_rates_the_agents_without_torch(core_venv: Path, project: Path) -> None:
     done = formosa(core_venv, project, "tournament", "flowers", "--agents",
-                   "pretrained,heuristic", "--games", "4")
+                   "pretrained,heuristic", "--games", "4", "--out", "rated")
+    written = sorted(p.name for p in (project / "rated").iterdir())
+    assert written == ["tournament.csv", "tournament.json"], written  # no chart: no matplotlib
     lines = done.stdout.splitlines()
     header = next((line for line in lines if "mu" in line.split()), None)
     assert header and "sigma" in header.split(), done.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +20,9 @@ CSV_FIELDS = ("name", "spec", "games", "wins", "win_rate", "win_low", "win_high"
 
 
 def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, Path]:
-    """Write ``tournament.csv``, ``tournament.json`` and ``tournament.png`` into ``out_dir``."""
+    """Write ``tournament.csv``, ``tournament.json`` and ``tournament.png`` into ``out_dir``
+    and return their paths; the chart needs matplotlib (the ``[train]`` extra), so a core
+    install writes the other two and returns no ``png``."""
     out = Path(out_dir)
     make_folder(out, "--out")  # only the last folder is made
     paths = {"csv": out / "tournament.csv", "json": out / "tournament.json",
@@ -31,7 +34,10 @@ def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, Path
         for a in result.ranking():
             writer.writerow([getattr(a, f) for f in CSV_FIELDS] + a.seat_games)
     paths["json"].write_text(json.dumps(result.to_dict(), indent=1, default=str))
-    plot_result(result, paths["png"])
+    if importlib.util.find_spec("matplotlib") is None:
+        del paths["png"]
+    else:
+        plot_result(result, paths["png"])
     return paths
 
 
