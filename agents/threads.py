@@ -1,14 +1,15 @@
 """Numpy's BLAS on one thread while a network agent thinks.
 
 An agent's forward passes are small: one observation, or a few dozen candidate rows, through
-an MLP of a few hundred units. OpenBLAS splits such a matrix-vector product over its
-threads, and waking them costs more than it saves; when the cores are busy (a tournament's
-worker processes, a training run beside it) each wake-up waits for a time slice, and the
-shipped Taiwan Formosa network measured 4.3 ms per decision instead of 0.55 ms with one
-thread (docs/speed.md). :func:`one_blas_thread` limits BLAS to one thread for the duration
-of one decision and restores the caller's setting afterwards, through ``threadpoolctl``
-(the library scikit-learn and numpy's own tests use for this), so nothing outside the
-agent's own decision changes.
+an MLP of a few hundred units. OpenBLAS splits such a product over its threads, and waking
+them gains little; when the cores are oversubscribed (a tournament's worker processes and a
+training run beside them) each wake-up can wait for a time slice: the shipped Taiwan
+Formosa network measured 4.3 ms per decision with numpy's default threads and 0.55 ms with
+one, in back-to-back runs with four busy processes on this 2-core machine (the alternated
+figures at other loads are in docs/speed.md). :func:`one_blas_thread` limits BLAS to one
+thread for one decision and restores the caller's setting afterwards (about 20 µs per
+decision), through ``threadpoolctl``, the library scikit-learn uses for this, so nothing
+outside the agent's own decision changes.
 """
 
 from __future__ import annotations
