@@ -1,0 +1,126 @@
+"""Diagnostic: where ``mcts:200:heuristic`` beats the Flowers heuristic at P seats.
+
+``python benchmarks/flowers_search_edge.py disagree --games 40 --seed 9200000 [--players 4]``
+plays heuristic games and, at a quarter of the decisions with a choice, asks the search
+too: how often it picks another move, by decision kind (play a card, capture, keep or
+cash). Prints a running tally per game.
+
+``python benchmarks/flowers_search_edge.py search-only --kinds cash --games 80 --seed
+9300000 [--players 4]`` seats one player that searches on the named kinds only (the
+heuristic elsewhere) against P-1 heuristics, seats rotated: its win share every 20 games.
+
+Both read only what the deciding seat may see (the search determinizes, as ``mcts`` does);
+the seeds are diagnostic seeds, disjoint from the tournament seed 7,000,000 and the
+validation seed 8,000,000. docs/learned-agents.md ("Where the 4-player edge is") reports
+their figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from formosa_envs.agents import make_agent  # noqa: E402
+from formosa_envs.agents.base import StateAgent  # noqa: E402
+from formosa_envs.agents.heuristics import flowers as heuristic  # noqa: E402
+
+from formosa_envs.evaluation import ratings  # noqa: E402
+from formosa_envs.games import make_game  # noqa: E402
+from formosa_envs.games.flowers.rules import KEEP_OR_CASH, PLAY  # noqa: E402
+from formosa_envs.tools.simulate import play_game  # noqa: E402
+
+SEARCH = "mcts:200:heuristic"
+KINDS = ("play", "capture", "cash")
+
+
+def decision_kind(state: Any) -> str:
+    """``play``, ``capture`` or ``cash`` (keep or cash) for the decision on top."""
+    kind = state.stack[-1].kind
+    return "cash" if kind == KEEP_OR_CASH else ("play" if kind == PLAY else "capture")
+
+
+def disagree(players: int, games: int, seed: int) -> Counter:
+    """Heuristic games; a quarter of the choices also searched; (kind, same move) counts."""
+    game = make_game("flowers", num_players=players)
+    search = make_agent(SEARCH, "flowers", 5)
+    rng, tally, start = np.random.default_rng(seed), Counter(), time.time()
+    for k in range(games):
+        state, chance = game.new_initial_state(), np.random.default_rng(seed + k)
+        while not game.is_terminal(state):
+            if game.current_player(state) < 0:
+                game.resolve_chance(state, chance)
+                continue
+            move = heuristic.choose(game, state, rng)
+            if len(game.legal_actions(state)) > 1 and rng.random() < 0.25:
+                searched = search.act_on_state(game, game.clone(state))
+                tally[(decision_kind(state), searched == move)] += 1
+            game.apply_action(state, move)
+        print(k, dict(tally), round(time.time() - start), flush=True)
+    return tally
+
+
+class SearchOn(StateAgent):
+    """The search on decisions of ``kinds`` with a choice, the heuristic on the others."""
+
+    def __init__(self, kinds: set[str], seed: int) -> None:
+        self.kinds = kinds
+        self.search = make_agent(SEARCH, "flowers", seed)
+        self.heuristic = make_agent("heuristic", "flowers", seed + 1)
+
+    def reset(self) -> None:
+        """Nothing per game."""
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """Search where the kind is named and there is a choice."""
+        if decision_kind(state) in self.kinds and len(game.legal_actions(state)) > 1:
+            return self.search.act_on_state(game, state)
+        return self.heuristic.act_on_state(game, state)
+
+
+def search_only(kinds: set[str], players: int, games: int, seed: int) -> float:
+    """The searching seat's win share against ``players - 1`` heuristics, seats rotated."""
+    game = make_game("flowers", num_players=players)
+    wins, start = 0.0, time.time()
+    for k in range(games):
+        me = k % players
+        agents = [SearchOn(kinds, seed + 10 * k) if i == me else
+                  make_agent("heuristic", "flowers", seed + 10 * k + i) for i in range(players)]
+        wins += play_game(game, agents, seed + k).wins[me]
+        if (k + 1) % 20 == 0 or k + 1 == games:
+            low, high = ratings.wilson_interval(wins, k + 1)
+            print(k + 1, f"{wins / (k + 1):.3f} [{low:.3f},{high:.3f}]",
+                  round(time.time() - start), flush=True)
+    return wins / games
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one diagnostic."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("mode", choices=("disagree", "search-only"))
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--seed", type=int, default=9_200_000)
+    p.add_argument("--kinds", default="cash", help=f"comma-separated, of {KINDS}")
+    args = p.parse_args(argv)
+    kinds = set(args.kinds.split(","))
+    if not kinds <= set(KINDS):
+        p.error(f"--kinds: unknown {sorted(kinds - set(KINDS))}; known: {KINDS}")
+    if args.mode == "disagree":
+        disagree(args.players, args.games, args.seed)
+    else:
+        search_only(kinds, args.players, args.games, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
