@@ -2,6 +2,10 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+# the default suite and the JAX tests run in TEST_WORKERS processes (pytest-xdist), each
+# test file whole in one of them (its module fixtures are built once); 1 runs them serially
+TEST_WORKERS ?= 2
+PARALLEL := $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
 
 .PHONY: run play simulate test ecosystem ecosystem-plumbing ecosystem-bench browser bench bench-rllib lint golden clean docs
 
@@ -59,13 +63,13 @@ simulate: $(VENV)/.core
 ## the documentation site (make docs, warnings as errors)
 test: $(VENV)/.dev browser
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PARALLEL)
 	$(MAKE) docs
 	$(BIN)/python -m pytest -m slow tests/test_pettingzoo_floor.py
 	$(BIN)/python -m pytest -m wheel -s tests/test_wheel.py
 	$(BIN)/python -m pytest -m rllib
 	$(BIN)/python -m pytest -m "spiel and not slow"
-	$(BIN)/python -m pytest -m "jax and not slow" tests/jax
+	$(BIN)/python -m pytest -m "jax and not slow" $(PARALLEL) tests/jax
 	$(BIN)/python -m pytest -m browser
 	$(MAKE) ecosystem-plumbing
 

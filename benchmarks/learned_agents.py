@@ -10,9 +10,9 @@
 * ``--solo N``: single-player games (Dadaocheng): the objective rate, and the mean score
   against the heuristic's on the same deals (the per-deal difference and its 95% interval).
 * ``--timing N``: N 2-player games against the heuristic (seats rotated; ``--timing-players
-  P``: P seats, the agent against P-1 heuristics), every decision timed: the mean
-  milliseconds per decision of the agent and of the heuristic, side by side (the
-  fair-compute figure).
+  P``: P seats, the agent against P-1 heuristics; ``--timing-opponent SPEC``: another
+  opponent, e.g. ``mcts:200:heuristic``), every decision timed: the mean milliseconds per
+  decision of the agent and of the opponent, side by side (the fair-compute figure).
 
 The seed is a 32-bit tournament seed (default 7,000,000); training data seeds are 64-bit
 with bit 63 set and PPO env seeds are ``seed + i`` for small ``i``, so these deals are
@@ -91,13 +91,13 @@ def paired_line(paired: dict[str, Any]) -> str:
             f"{paired['mean_difference']:+.2f} [{low:+.2f}, {high:+.2f}]")
 
 
-def timing_line(t: dict[str, Any], games: int) -> str:
+def timing_line(t: dict[str, Any], games: int, opponent: str = "heuristic") -> str:
     """The timing figures as one line (solo tables have no opponent: the control only)."""
     against = "" if not t["opponent_decisions"] else (
-        f" against the heuristic's {t['heuristic_ms_per_decision']:.3f} ms "
+        f" against {opponent}'s {t[f'{opponent}_ms_per_decision']:.3f} ms "
         f"({t['ratio']:.2f}x)")
     return (f"timing: {t['agent_ms_per_decision']:.3f} ms per decision{against} over {games} "
-            f"games; the heuristic in the agent's seat (control) "
+            f"games; {opponent} in the agent's seat (control) "
             f"{t['control_ms_per_decision']:.3f} ms ({t['ratio_to_control']:.2f}x)")
 
 
@@ -113,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timing", type=int, default=0, help="games timed against the heuristic")
     p.add_argument("--timing-players", type=int, default=2,
                    help="seats of the timed games (the agent and heuristics)")
+    p.add_argument("--timing-opponent", default="heuristic",
+                   help="the agent spec the timed games seat against the agent "
+                        "(e.g. mcts:200:heuristic for the raised targets)")
     p.add_argument("--seed", type=int, default=EVAL_SEED)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=None)
@@ -138,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(paired_line(rows[name]["vs_heuristic_scores"]), flush=True)
     if args.timing:
         rows["timing"] = think_times(args.game, args.agent, args.timing, args.seed,
-                                     args.timing_players)
-        print(timing_line(rows["timing"], args.timing), flush=True)
+                                     args.timing_players, args.timing_opponent)
+        print(timing_line(rows["timing"], args.timing, args.timing_opponent), flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
