@@ -42,7 +42,6 @@ from .heuristics import HeuristicAgent
 from .network import Network
 from .policy import PolicyFileError, archive_arrays, read_archive
 from .specs import AgentSpecError, int_arg
-from .threads import one_blas_thread
 
 FORMAT = "formosa-afterstate/1"
 EXTRA_FEATURES = 4
@@ -321,7 +320,6 @@ class AfterstateAgent(CandidateAgent):
         self.scorer, self.seats = evaluator.scorer(game), game.num_players
         self.top_k = self.given_top_k or evaluator.info.top_k
 
-    @one_blas_thread
     def choose(self, game: Any, candidates: list[Candidate], me: int) -> Candidate:
         """The candidate of the best score among the heuristic's top ``top_k``."""
         self._set_up(game)

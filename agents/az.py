@@ -48,7 +48,7 @@ from .base import StateAgent
 from .mcts import MCTSAgent, _resolve_chance, _round, stop_check
 from .network import Network
 from .specs import AgentSpecError, int_arg
-from .threads import one_blas_thread
+from .threads import large, one_blas_thread
 
 LEAVES = ("auto", "value", "rollout", "policy", "zero")
 ROLLOUT_LEAVES = ("rollout", "policy")
@@ -91,6 +91,7 @@ class AZAgent(StateAgent):
             raise ArgumentError(f"leaf='value' needs a value head, but {name} has none "
                                 "(use leaf='rollout' or 'zero')")
         self.network = network
+        self.single_blas_thread = large(network.layers)  # agents/threads.py
         self.simulations = int(simulations)
         self.c_puct = float(c_puct)
         self.leaf = ("value" if network.has_value else "rollout") if leaf == "auto" else leaf

@@ -33,7 +33,7 @@ from .files import (
     read_agent_file,
     stat_agent_file,
 )
-from .threads import one_blas_thread
+from .threads import large, one_blas_thread
 
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
@@ -108,6 +108,7 @@ class PolicyAgent(LayerFit, Agent):
         if activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {activation!r}; known: {sorted(ACTIVATIONS)}")
         self.layers = layers
+        self.single_blas_thread = large(layers)  # agents/threads.py
         self.activation = activation
         self._act = ACTIVATIONS[activation]
         self.deterministic = deterministic

@@ -4,10 +4,12 @@
 [--loads 0,2,3] [--reps 6] [--games 3] [--out FILE.json]``
 
 The agent plays ``--games`` games against heuristics, each decision timed (wall time inside
-``act_on_state``), once as it ships (``one_blas_thread``: BLAS on one thread per decision)
-and once with numpy's default thread count (the undecorated method), the two alternating
-``--reps`` times so that a change in the machine's load falls on both alike; the median of
-the reps is reported. ``--loads`` runs the comparison with that many busy background
+``act_on_state``), once with BLAS held at one thread for the whole run (``threadpoolctl``)
+and once with numpy's default thread count (``one_blas_thread`` taken off the methods it
+decorates), the two alternating ``--reps`` times so that a change in the machine's load
+falls on both alike; the median of the reps is reported. Which of the two an agent ships
+with depends on its network's size (``agents/threads.py``, ``LARGE_LAYER``).
+``--loads`` runs the comparison with that many busy background
 processes (spinning Python loops) started first: 0 is the machine as it is, and on a 2-core
 machine 2 or 3 is a tournament's two workers with something beside them.
 """
@@ -29,14 +31,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from formosa_envs.agents import make_agent  # noqa: E402
-from formosa_envs.agents.afterstate import AfterstateAgent  # noqa: E402
 from formosa_envs.agents.az import AZAgent  # noqa: E402
 from formosa_envs.agents.policy import PolicyAgent  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
 
 from formosa_envs.evaluation.timing import think_times  # noqa: E402
 from formosa_envs.games import GAMES  # noqa: E402
 
-DECORATED = ((PolicyAgent, "act"), (AZAgent, "search"), (AfterstateAgent, "choose"))
+DECORATED = ((PolicyAgent, "act"), (AZAgent, "search"))
 """The methods that ``one_blas_thread`` wraps (``__wrapped__`` is the plain method)."""
 
 
@@ -85,7 +87,8 @@ def compare(args: argparse.Namespace, load: int) -> dict[str, Any]:
         for _ in range(args.reps):
             with default_threads():
                 times["default_threads"].append(agent_ms(args))
-            times["one_thread"].append(agent_ms(args))
+            with threadpool_limits(limits=1, user_api="blas"):
+                times["one_thread"].append(agent_ms(args))
     medians = {mode: statistics.median(values) for mode, values in times.items()}
     return {"busy_processes": load, **{f"{k}_ms": round(v, 4) for k, v in medians.items()},
             "ratio": round(medians["default_threads"] / medians["one_thread"], 3),
