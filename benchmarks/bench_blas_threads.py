@@ -95,21 +95,41 @@ def compare(args: argparse.Namespace, load: int) -> dict[str, Any]:
             "reps": {k: [round(v, 4) for v in vs] for k, vs in times.items()}}
 
 
+def counts(text: str, least: int = 0) -> list[int]:
+    """Comma-separated whole numbers >= ``least`` (an argparse type)."""
+    try:
+        values = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (or several, "
+                                         "comma-separated)") from None
+    if any(v < least for v in values):
+        raise argparse.ArgumentTypeError(f"{text!r}: every number must be >= {least}")
+    return values
+
+
+def positive(text: str) -> int:
+    """One whole number >= 1 (an argparse type)."""
+    if "," in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one whole number")
+    return counts(text, 1)[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print one line per load level (and write them to ``--out``)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", choices=sorted(GAMES), default="taiwan")
-    p.add_argument("--players", type=int, default=5)
+    p.add_argument("--players", type=positive, default=5)
     p.add_argument("--agent", default="pretrained")
-    p.add_argument("--loads", default="0,2,3", help="busy background processes, e.g. 0,2,3")
-    p.add_argument("--reps", type=int, default=6)
-    p.add_argument("--games", type=int, default=3)
+    p.add_argument("--loads", type=counts, default=[0, 2, 3],
+                   help="busy background processes, e.g. 0,2,3")
+    p.add_argument("--reps", type=positive, default=6)
+    p.add_argument("--games", type=positive, default=3)
     p.add_argument("--seed", type=int, default=100)
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     make_agent(args.agent, args.game, 0)  # a bad spec fails here, before any load starts
     rows = []
-    for load in (int(x) for x in args.loads.split(",")):
+    for load in args.loads:
         rows.append(compare(args, load))
         row = rows[-1]
         print(f"{load} busy processes: {row['default_threads_ms']:.3f} ms per decision with "

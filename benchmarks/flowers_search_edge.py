@@ -5,9 +5,10 @@ plays heuristic games and, at a quarter of the decisions with a choice, asks the
 too: how often it picks another move, by decision kind (play a card, capture, keep or
 cash). Prints a running tally per game.
 
-``python benchmarks/flowers_search_edge.py search-only --kinds cash --games 80 --seed
-9300000 [--players 4]`` seats one player that searches on the named kinds only (the
-heuristic elsewhere) against P-1 heuristics, seats rotated: its win share every 20 games.
+``python benchmarks/flowers_search_edge.py search-only --kinds play --games 120 --seed
+9400000 [--players 4]`` (``--kinds``: any of play, capture, cash) seats one player that
+searches on the named kinds only (the heuristic elsewhere) against P-1 heuristics, seats
+rotated: its win share every 20 games.
 
 Both read only what the deciding seat may see (the search determinizes, as ``mcts`` does);
 the seeds are diagnostic seeds, disjoint from the tournament seed 7,000,000 and the
@@ -103,13 +104,24 @@ def search_only(kinds: set[str], players: int, games: int, seed: int) -> float:
     return wins / games
 
 
+def positive(text: str) -> int:
+    """A whole number >= 1 (an argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one diagnostic."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("mode", choices=("disagree", "search-only"))
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--games", type=int, default=40)
-    p.add_argument("--seed", type=int, default=9_200_000)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    p.add_argument("--games", type=positive, default=40)
+    p.add_argument("--seed", type=positive, default=9_200_000)
     p.add_argument("--kinds", default="cash", help=f"comma-separated, of {KINDS}")
     args = p.parse_args(argv)
     kinds = set(args.kinds.split(","))

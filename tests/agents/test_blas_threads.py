@@ -1,6 +1,6 @@
 """Agents with a large network decide with numpy's BLAS on one thread and leave the setting
 as it was; smaller networks keep the caller's threads (agents/threads.py: on busy cores,
-waking BLAS threads made the Taiwan Formosa network six to eight times slower)."""
+waking BLAS threads made the Taiwan Formosa network 6-11 times slower)."""
 
 from __future__ import annotations
 
