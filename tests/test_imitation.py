@@ -77,12 +77,12 @@ def test_recorded_rows_match_the_games(flowers150: Path) -> None:
     assert all(by_game[(g, 0)] == -by_game[(g, 1)] for g in range(150))
 
 
-def _clone(data_dir: Path, run: Path, **changes: object) -> dict:
+def _clone(data_dir: Path, run: Path, init: Path | None = None, **changes: object) -> dict:
     config = BCConfig(hidden=[128], value_hidden=[32], epochs=8, batch_size=128,
                       learning_rate=3e-3, patience=3, seed=0, threads=1)
     for key, value in changes.items():
         setattr(config, key, value)
-    return bc.train_bc(data_dir, run, config, log=lambda *_: None)
+    return bc.train_bc(data_dir, run, config, log=lambda *_: None, init=init)
 
 
 def _learned(report: dict) -> bool:
@@ -250,3 +250,33 @@ def test_joining_data_of_another_game_is_a_data_error(tmp_path: Path) -> None:
     generate(DataSettings("taiwan", 2, seed=1), tmp_path / "b", workers=1, show_progress=False)
     with pytest.raises(DataError, match="differs from"):
         bc.load_datasets([tmp_path / "a", tmp_path / "b"])
+
+
+def test_init_starts_from_an_exported_network(flowers150: Path, tmp_path: Path) -> None:
+    """``init`` copies both towers: a run with a tiny learning rate starts (epoch 1's
+    held-out figures) where the exported network is, far from a fresh network's start."""
+    base = _clone(flowers150, tmp_path / "base")
+    start = tmp_path / "base" / "best.npz"
+    slow = {"learning_rate": 1e-8, "epochs": 1}
+    tuned = _clone(flowers150, tmp_path / "tuned", **slow, init=start)
+    fresh = _clone(flowers150, tmp_path / "fresh", **slow)
+    first = tuned["history"][0]
+    assert tuned["init"] == str(start) and fresh["init"] is None
+    assert abs(first["held_ce"] - base["best"]["held_ce"]) < 0.01
+    assert abs(first["value_mse"] - base["best"]["best_value_mse"]) < 0.01
+    assert fresh["history"][0]["held_ce"] > first["held_ce"] + 0.2
+
+
+def test_init_refuses_a_mismatched_or_missing_network(flowers150: Path, tmp_path: Path) -> None:
+    _clone(flowers150, tmp_path / "base")
+    start = tmp_path / "base" / "best.npz"
+    with pytest.raises(ConfigError, match=r"--init: .*policy layers are \[\(128, "):
+        _clone(flowers150, tmp_path / "wide", hidden=[64], init=start)
+    with pytest.raises(ConfigError, match="--init: .*missing.npz"):
+        _clone(flowers150, tmp_path / "none", init=tmp_path / "missing.npz")
+    policy_only = tmp_path / "policy_only.npz"
+    with np.load(start) as z:
+        np.savez(policy_only, **{k: z[k] for k in z.files if not k.startswith("v")})
+    with pytest.raises(ConfigError, match="no value tower"):
+        _clone(flowers150, tmp_path / "nv", init=policy_only)
+    assert not (tmp_path / "wide" / "checkpoint.pt").exists()

@@ -168,8 +168,14 @@ def load_datasets(folders: str | Path | list[str | Path]) -> ImitationData:
 
 def train_bc(data_dir: str | Path | list[str | Path], run_dir: str | Path,
              config: BCConfig | None = None,
-             resume: bool = False, log: Any = print) -> dict[str, Any]:
+             resume: bool = False, log: Any = print,
+             init: str | Path | None = None) -> dict[str, Any]:
     """Clone the teacher of ``data_dir`` into ``run_dir`` (module docstring); the report.
+
+    ``init``: an exported network (``best.npz`` of an earlier run) whose policy and value
+    towers are the starting weights instead of random ones, so that new teacher data
+    fine-tunes it (a distillation step); its layer shapes must be this config's. A
+    resumed run continues from its checkpoint and ignores ``init``.
 
     Raises :class:`ConfigError` for bad settings, a run folder that already holds a
     checkpoint (without ``resume``) or a checkpoint of another run, and ``DataError``
@@ -182,13 +188,15 @@ def train_bc(data_dir: str | Path | list[str | Path], run_dir: str | Path,
     data = load_datasets(data_dir)
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
-    m = data.manifest
+    m = {**data.manifest, "init": None if init is None else str(init)}
     net = CloneNet(m["observation_size"], m["num_actions"], config)
     opt = torch.optim.Adam(net.parameters(), lr=config.learning_rate,
                            weight_decay=config.weight_decay)
     if state:
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
+    elif init is not None:
+        start_from(net, Path(init))
     train_rows, held_rows = split_by_game(data.game, config.holdout, config.seed)
     tensors = Tensors(data)
     history: list[dict[str, Any]] = state.get("history", []) if state else []
@@ -207,6 +215,33 @@ def train_bc(data_dir: str | Path | list[str | Path], run_dir: str | Path,
         _save(run, net, opt, config, history, best, m)
         log(_line(report))
     return _finish(run, net, config, history, best, m)
+
+
+def start_from(net: CloneNet, path: Path) -> None:
+    """Copy the policy and value towers of exported network ``path`` into ``net``.
+
+    Raises :class:`ConfigError` naming the file when it cannot be read as an exported
+    network, has no value tower, or a layer's shape differs from ``net``'s."""
+    from formosa_envs.agents.policy import PolicyAgent, PolicyFileError
+    from formosa_envs.training.common.network_export import load_value_layers
+    try:
+        policy, value = PolicyAgent.load(path).layers, load_value_layers(path)
+    except (PolicyFileError, FileNotFoundError) as exc:
+        raise ConfigError(f"--init: {exc}") from None
+    if not value:
+        raise ConfigError(f"--init: {path} has no value tower (vw0 ... vw_out); export "
+                          "a cloning run's best.npz")
+    for name, tower, layers in (("policy", net.policy, policy), ("value", net.value, value)):
+        linear = [m for m in tower if isinstance(m, nn.Linear)]
+        shapes = [tuple(m.weight.shape) for m in linear]
+        theirs = [tuple(np.shape(w)) for w, _ in layers]
+        if shapes != theirs:
+            raise ConfigError(f"--init: {path}'s {name} layers are {theirs}, this config's "
+                              f"{shapes} (set hidden/value_hidden to the file's widths)")
+        with torch.no_grad():
+            for m, (w, b) in zip(linear, layers, strict=True):
+                m.weight.copy_(torch.from_numpy(np.asarray(w, np.float32)))
+                m.bias.copy_(torch.from_numpy(np.asarray(b, np.float32)))
 
 
 def _start_state(run: Path, config: BCConfig, resume: bool) -> dict[str, Any]:
@@ -278,6 +313,7 @@ def _finish(run: Path, net: CloneNet, config: BCConfig, history: list[dict[str, 
         net.load_state_dict(final_state)
     report = {"game": manifest["game"], "num_players": manifest["num_players"],
               "data_rows": manifest["rows"], "data_games": manifest["games"],
+              "init": manifest.get("init"),
               "config": asdict(config), "epochs": len(history),
               "best": {k: v for k, v in (best or {}).items() if not k.endswith("_state")},
               "final": history[-1] if history else {}, "history": history,
@@ -305,11 +341,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epochs", type=positive_int, default=None, help="override epochs")
     p.add_argument("--seed", type=_seed, default=None, help="override seed")
     p.add_argument("--resume", action="store_true", help="continue the run in --out")
+    p.add_argument("--init", default=None, help="start from this exported network (an "
+                   "earlier run's best.npz) and fine-tune it on the data")
     args = p.parse_args(argv)
     game = _data_game(args.data[0])
     path = args.config or default_config_path(game)
     config = load_bc_config(path, epochs=args.epochs, seed=args.seed)
-    report = train_bc(args.data, args.out, config, resume=args.resume)
+    report = train_bc(args.data, args.out, config, resume=args.resume, init=args.init)
     best = report["best"]
     print(f"best epoch {best.get('epoch')}: held-out agreement {best.get('agreement', 0):.1%}; "
           f"play it as policy:{Path(args.out) / 'best.npz'}")
