@@ -7,7 +7,8 @@ mini-batches
 (torch, CPU):
 
 * a **policy** MLP (``hidden``): masked cross-entropy on the teacher's action (illegal
-  actions get no probability);
+  actions get no probability), or on the teacher's root visit shares when the data has
+  them (``--visit-targets``; joined with hard-label data, those rows count as one-hot);
 * a **value** MLP (``value_hidden``, its own tower): ``tanh`` output, mean squared error
   on the seat's final return, weighted by ``value_weight``.
 
@@ -88,19 +89,27 @@ class Tensors:
         self.mask = torch.from_numpy(data.mask)
         self.action = torch.from_numpy(data.action.astype(np.int64))
         self.ret = torch.from_numpy(data.ret)
+        self.target = None if data.target is None else torch.from_numpy(data.target)
 
     def batch(self, rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        """``obs, mask, action, ret`` of ``rows``."""
-        return self.obs[rows], self.mask[rows], self.action[rows], self.ret[rows]
+        """``obs, mask, action, ret`` of ``rows``, and the visit-share ``target`` (as
+        float32) when the data has one."""
+        out = (self.obs[rows], self.mask[rows], self.action[rows], self.ret[rows])
+        return out if self.target is None else (*out, self.target[rows].float())
 
 
 def losses(net: CloneNet, batch: tuple[torch.Tensor, ...]
            ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Per-row cross-entropy, per-row squared value error, per-row agreement (0/1)."""
-    obs, mask, action, ret = batch
+    """Per-row cross-entropy (against the visit shares when the batch has them, else the
+    recorded action), per-row squared value error, per-row agreement (0/1) with the
+    recorded action."""
+    obs, mask, action, ret = batch[:4]
     logits, value = net(obs)
     logits = masked_logits(logits, mask)
-    ce = nn.functional.cross_entropy(logits, action, reduction="none")
+    if len(batch) > 4:
+        ce = -(batch[4] * torch.log_softmax(logits, dim=1)).sum(dim=1)
+    else:
+        ce = nn.functional.cross_entropy(logits, action, reduction="none")
     agree = (logits.argmax(dim=1) == action).float()
     return ce, (value - ret) ** 2, agree
 
@@ -162,8 +171,19 @@ def load_datasets(folders: str | Path | list[str | Path]) -> ImitationData:
                 "sources": [str(p) for p in paths]}
     joined = {k: np.concatenate([getattr(p, k) for p in parts])
               for k in ("obs", "mask", "action", "seat", "ret")}
+    if any(p.target is not None for p in parts):  # one-hot targets for hard-label parts
+        joined["target"] = np.concatenate([_targets(p) for p in parts])
     game = np.concatenate([p.game + o for p, o in zip(parts, offsets, strict=True)])
     return ImitationData(manifest, game=game, **joined)
+
+
+def _targets(data: ImitationData) -> np.ndarray:
+    """The data's visit-share targets, or the one-hot of its actions (float16)."""
+    if data.target is not None:
+        return data.target
+    onehot = np.zeros(data.mask.shape, np.float16)
+    onehot[np.arange(len(data)), data.action] = 1.0
+    return onehot
 
 
 def train_bc(data_dir: str | Path | list[str | Path], run_dir: str | Path,

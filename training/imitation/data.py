@@ -30,6 +30,8 @@ Each shard holds one row per recorded decision, in game order:
 ``game``      int32 (D,)          the game's index ``g`` (splits are made by game)
 ``ret``       float32 (D,)        the seat's final return, ``Game.returns`` (in [-1, 1];
                                   0 for a game cut at ``max_game_length``)
+``target``    float16 (D, A)      only with ``--visit-targets``: the share of the
+                                  teacher's root visits per action (:mod:`.targets`)
 ============  ==================  ===================================================
 
 Seeds: game ``g`` takes its chance seed from
@@ -54,6 +56,7 @@ from typing import Any
 
 import numpy as np
 from formosa_envs.agents import make_agent
+from formosa_envs.training.imitation.targets import has_root_statistics, visit_shares
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import ConfigError, DataError
@@ -77,6 +80,11 @@ MAX_CHUNK = 10_000
 SHARD_KEYS = ("obs", "mask", "action", "seat", "game", "ret")
 
 
+def shard_keys(visit_targets: bool) -> tuple[str, ...]:
+    """The arrays of a shard (``target`` only in data with visit targets)."""
+    return SHARD_KEYS + ("target",) if visit_targets else SHARD_KEYS
+
+
 @dataclass
 class DataSettings:
     """What :func:`generate` plays: the game, its options, the agents and the seeds."""
@@ -93,6 +101,9 @@ class DataSettings:
     """DAgger: when set, this spec *plays* the teacher's seat and the teacher only labels
     the states it reaches (the recorded action is the teacher's choice there); only that
     seat is recorded."""
+    visit_targets: bool = False
+    """Also record the teacher's root visit shares (``target``); the teacher must be a
+    search that keeps them (``mcts``)."""
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the first bad argument and what is allowed."""
@@ -115,6 +126,9 @@ class DataSettings:
             raise ConfigError(f"learner must be an agent spec (text), got {self.learner!r}")
         for spec in [self.teacher, *self.opponents] + ([self.learner] if self.learner else []):
             make_agent(spec, self.game, 0)  # AgentSpecError names a bad spec
+        if self.visit_targets and not has_root_statistics(make_agent(self.teacher, self.game)):
+            raise ConfigError(f"visit targets need a teacher that keeps its root visits "
+                              f"(mcts:N:...), got {self.teacher!r}")
 
     def seat_specs(self, g: int) -> list[str]:
         """The agent spec of each seat in game ``g`` (teacher in seat ``g % n``)."""
@@ -153,7 +167,7 @@ def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, 
         agents[seat] = make_agent(settings.learner, settings.game, agent_seeds[seat])
     rng = np.random.default_rng(chance_seed)
     state = game.new_initial_state()
-    rows: dict[str, list] = {k: [] for k in ("obs", "mask", "action", "seat")}
+    rows: dict[str, list] = {k: [] for k in ("obs", "mask", "action", "seat", "target")}
     while not game.is_terminal(state) and state.decisions < game.max_game_length:
         seat = game.current_player(state)
         if seat == CHANCE:
@@ -166,6 +180,9 @@ def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, 
             rows["mask"].append(np.packbits(np.asarray(game.legal_mask(state), dtype=bool)))
             rows["action"].append(label)
             rows["seat"].append(seat)
+            if settings.visit_targets:
+                teacher = agents[seat] if labeller is None else labeller
+                rows["target"].append(visit_shares(teacher, label, game.num_actions))
         game.apply_action(state, action)
     returns = game.returns(state)
     rows["ret"] = [returns[s] for s in rows["seat"]]
@@ -178,12 +195,13 @@ def play_chunk(settings: DataSettings, index: int, out: str) -> dict[str, Any]:
     game = make_game(settings.game, num_players=settings.num_players, **settings.options)
     first = index * settings.chunk
     games = range(first, min(first + settings.chunk, settings.games))
-    rows: dict[str, list] = {k: [] for k in SHARD_KEYS}
+    keys = shard_keys(settings.visit_targets)
+    rows: dict[str, list] = {k: [] for k in keys}
     decisions = 0
     for g in games:
         one, count = play_recorded(game, settings, g)
         decisions += count
-        for key in SHARD_KEYS:
+        for key in keys:
             rows[key].extend(one[key])
     width = math.ceil(game.num_actions / 8)
     arrays = {
@@ -191,6 +209,8 @@ def play_chunk(settings: DataSettings, index: int, out: str) -> dict[str, Any]:
         "mask": np.asarray(rows["mask"], np.uint8).reshape(-1, width),
         "action": np.asarray(rows["action"], np.int32), "seat": np.asarray(rows["seat"], np.int8),
         "game": np.asarray(rows["game"], np.int32), "ret": np.asarray(rows["ret"], np.float32)}
+    if settings.visit_targets:
+        arrays["target"] = np.asarray(rows["target"], np.float16).reshape(-1, game.num_actions)
     name = f"shard-{index:05d}.npz"
     path = Path(out) / "shards" / name
     tmp = path.with_name(f".{name}.tmp.npz")
@@ -281,6 +301,8 @@ class ImitationData:
     seat: np.ndarray
     game: np.ndarray
     ret: np.ndarray
+    target: np.ndarray | None = None
+    """Visit-share targets (float16 (D, A)) when the data has them."""
 
     def __len__(self) -> int:
         return int(len(self.action))
@@ -295,10 +317,11 @@ def load_data(folder: str | Path) -> ImitationData:
     """
     root = Path(folder)
     manifest = read_manifest(root)
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in SHARD_KEYS}
+    keys = shard_keys(bool(manifest.get("visit_targets")))
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
     for shard in manifest["shards"]:
         arrays = _read_shard(root, shard, manifest)
-        for key in SHARD_KEYS:
+        for key in keys:
             parts[key].append(arrays[key])
     joined = {k: np.concatenate(v) for k, v in parts.items()}
     mask = np.unpackbits(joined.pop("mask"), axis=1,
@@ -306,6 +329,10 @@ def load_data(folder: str | Path) -> ImitationData:
     if not mask[np.arange(len(mask)), joined["action"]].all():
         raise DataError(f"imitation data {root}: some recorded actions are illegal by their "
                         "recorded masks (the data is corrupt)")
+    target = joined.get("target")
+    if target is not None and (target[~mask] != 0).any():
+        raise DataError(f"imitation data {root}: some visit targets give illegal actions a "
+                        "share (the data is corrupt)")
     return ImitationData(manifest, mask=mask, **joined)
 
 
@@ -332,14 +359,16 @@ def read_manifest(root: Path) -> dict[str, Any]:
 def _read_shard(root: Path, shard: dict[str, Any], manifest: dict[str, Any]
                 ) -> dict[str, np.ndarray]:
     path = root / str(shard.get("file", ""))
+    keys = shard_keys(bool(manifest.get("visit_targets")))
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in SHARD_KEYS}
+            arrays = {k: data[k] for k in keys}
     except (OSError, KeyError, ValueError, EOFError) as exc:
         raise DataError(f"imitation shard {path}: cannot be read ({exc})") from None
     rows, width = shard.get("rows"), math.ceil(manifest["num_actions"] / 8)
-    shapes = {"obs": (rows, manifest["observation_size"]), "mask": (rows, width)}
-    for key in SHARD_KEYS:
+    shapes = {"obs": (rows, manifest["observation_size"]), "mask": (rows, width),
+              "target": (rows, manifest["num_actions"])}
+    for key in keys:
         want = shapes.get(key, (rows,))
         if arrays[key].shape != want:
             raise DataError(f"imitation shard {path}: {key} has shape {arrays[key].shape}, "
@@ -366,11 +395,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="worker processes (default: every CPU)")
     p.add_argument("--learner", default="", help="DAgger: this spec (e.g. policy:BC.npz) "
                    "plays the teacher's seat and the teacher labels the states it reaches")
+    p.add_argument("--visit-targets", action="store_true", help="also record the "
+                   "teacher's root visit shares as soft targets (an mcts teacher)")
     p.add_argument("--out", required=True, help="a new (or empty) folder for the data")
     args = p.parse_args(argv)
     opponents = [s.strip() for s in args.opponents.split(",")] if args.opponents else []
     settings = DataSettings(args.game, args.games, args.teacher, opponents, args.players,
-                            args.seed, args.chunk, learner=args.learner)
+                            args.seed, args.chunk, learner=args.learner,
+                            visit_targets=args.visit_targets)
     m = generate(settings, args.out, args.workers)
     print(f"wrote {m['rows']:,} decisions of {m['games']:,} {args.game} games to {args.out} "
           f"in {m['elapsed_s']:.1f} s")
