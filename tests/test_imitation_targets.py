@@ -105,3 +105,29 @@ def test_soft_and_hard_data_join_and_train(visits: Path, tmp_path: Path) -> None
     assert (rest.argmax(axis=1) == joined.action[first:]).all()
     report = bc.train_bc([visits, hard], tmp_path / "run", TINY, log=lambda *_: None)
     assert np.isfinite(report["best"]["held_ce"]) and (tmp_path / "run" / "best.npz").is_file()
+
+
+def test_filter_script_keeps_play_decisions(visits: Path, tmp_path: Path) -> None:
+    import importlib.util
+    path = Path(__file__).resolve().parent.parent / "scripts" / "filter_imitation.py"
+    spec = importlib.util.spec_from_file_location("filter_imitation", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main([str(tmp_path / "play"), str(visits), "--actions", "0:54"]) == 0
+    assert script.main([str(tmp_path / "hard"), str(visits), "--hard"]) == 0
+    whole, play = load_data(visits), load_data(tmp_path / "play")
+    hard = load_data(tmp_path / "hard")
+    chosen = whole.mask[:, :54].any(axis=1) & (whole.mask.sum(axis=1) > 1)
+    assert 0 < len(play) == int(chosen.sum()) < len(whole)
+    np.testing.assert_array_equal(play.obs, whole.obs[chosen])
+    np.testing.assert_array_equal(play.target, whole.target[chosen])
+    assert hard.target is None and len(hard) == len(whole)
+    with pytest.raises(SystemExit):
+        script.main([str(tmp_path / "x"), str(visits), "--actions", "5:2"])
+
+
+def test_the_distillation_config_loads() -> None:
+    from formosa_envs.training.imitation.config import load_bc_config
+    path = Path(__file__).resolve().parent.parent / "training" / "configs"
+    config = load_bc_config(path / "flowers_4p_distill_bc.toml")
+    assert config.learning_rate == 1e-4 and config.hidden == [256, 256]
