@@ -30,13 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from formosa_envs.agents import make_agent  # noqa: E402
+from formosa_envs.agents import AgentSpecError, make_agent  # noqa: E402
 from formosa_envs.agents.az import AZAgent  # noqa: E402
 from formosa_envs.agents.policy import PolicyAgent  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from formosa_envs.evaluation.timing import think_times  # noqa: E402
 from formosa_envs.games import GAMES  # noqa: E402
+from formosa_envs.tools.usage import non_negative_int, positive_int  # noqa: E402
 
 DECORATED = ((PolicyAgent, "act"), (AZAgent, "search"))
 """The methods that ``one_blas_thread`` wraps (``__wrapped__`` is the plain method)."""
@@ -95,39 +96,32 @@ def compare(args: argparse.Namespace, load: int) -> dict[str, Any]:
             "reps": {k: [round(v, 4) for v in vs] for k, vs in times.items()}}
 
 
-def counts(text: str, least: int = 0) -> list[int]:
-    """Comma-separated whole numbers >= ``least`` (an argparse type)."""
-    try:
-        values = [int(x) for x in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (or several, "
-                                         "comma-separated)") from None
-    if any(v < least for v in values):
-        raise argparse.ArgumentTypeError(f"{text!r}: every number must be >= {least}")
-    return values
-
-
-def positive(text: str) -> int:
-    """One whole number >= 1 (an argparse type)."""
-    if "," in text:
-        raise argparse.ArgumentTypeError(f"{text!r} is not one whole number")
-    return counts(text, 1)[0]
+def counts(text: str) -> list[int]:
+    """Comma-separated whole numbers >= 0 (an argparse type)."""
+    return [non_negative_int(part) for part in text.split(",")]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print one line per load level (and write them to ``--out``)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", choices=sorted(GAMES), default="taiwan")
-    p.add_argument("--players", type=positive, default=5)
+    p.add_argument("--players", type=positive_int, default=5)
     p.add_argument("--agent", default="pretrained")
     p.add_argument("--loads", type=counts, default=[0, 2, 3],
                    help="busy background processes, e.g. 0,2,3")
-    p.add_argument("--reps", type=positive, default=6)
-    p.add_argument("--games", type=positive, default=3)
+    p.add_argument("--reps", type=positive_int, default=6)
+    p.add_argument("--games", type=positive_int, default=3)
     p.add_argument("--seed", type=int, default=100)
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
-    make_agent(args.agent, args.game, 0)  # a bad spec fails here, before any load starts
+    info = GAMES[args.game]
+    if not info.min_players <= args.players <= info.max_players:
+        p.error(f"--players: {args.game} is played by {info.min_players}-{info.max_players} "
+                f"players, got {args.players}")
+    try:  # a bad spec fails here, before any load starts
+        make_agent(args.agent, args.game, 0)
+    except AgentSpecError as exc:
+        p.error(f"--agent: {exc}")
     rows = []
     for load in args.loads:
         rows.append(compare(args, load))

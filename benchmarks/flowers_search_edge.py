@@ -39,6 +39,7 @@ from formosa_envs.evaluation import ratings  # noqa: E402
 from formosa_envs.games import make_game  # noqa: E402
 from formosa_envs.games.flowers.rules import KEEP_OR_CASH, PLAY  # noqa: E402
 from formosa_envs.tools.simulate import play_game  # noqa: E402
+from formosa_envs.tools.usage import positive_int  # noqa: E402
 
 SEARCH = "mcts:200:heuristic"
 KINDS = ("play", "capture", "cash")
@@ -104,24 +105,13 @@ def search_only(kinds: set[str], players: int, games: int, seed: int) -> float:
     return wins / games
 
 
-def positive(text: str) -> int:
-    """A whole number >= 1 (an argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run one diagnostic."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("mode", choices=("disagree", "search-only"))
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
-    p.add_argument("--games", type=positive, default=40)
-    p.add_argument("--seed", type=positive, default=9_200_000)
+    p.add_argument("--games", type=positive_int, default=40)
+    p.add_argument("--seed", type=positive_int, default=9_200_000)
     p.add_argument("--kinds", default="cash", help=f"comma-separated, of {KINDS}")
     args = p.parse_args(argv)
     kinds = set(args.kinds.split(","))

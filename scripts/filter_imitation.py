@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 from formosa_envs.training.imitation.bc import load_datasets
 
+from formosa_envs.core.errors import DataError
+
 
 def action_range(text: str) -> tuple[int, int]:
     """``LO:HI`` with 0 <= LO < HI (an argparse type)."""
@@ -45,11 +47,18 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.out.exists():
         p.error(f"{args.out} exists; give a new folder")
-    data = load_datasets(args.data)
+    try:
+        data = load_datasets(args.data)
+    except DataError as exc:
+        p.error(str(exc))
     keep = np.ones(len(data), bool)
     if args.actions is not None:
         low, high = args.actions
+        if high > data.mask.shape[1]:
+            p.error(f"--actions {low}:{high}: the game has {data.mask.shape[1]} actions")
         keep = data.mask[:, low:high].any(axis=1) & (data.mask.sum(axis=1) > 1)
+    if not keep.any():
+        p.error("no decision matches the filter; nothing written")
     arrays = {"obs": data.obs[keep], "mask": np.packbits(data.mask[keep], axis=1),
               "action": data.action[keep], "seat": data.seat[keep],
               "game": data.game[keep], "ret": data.ret[keep]}

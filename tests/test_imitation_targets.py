@@ -4,9 +4,11 @@ in training/imitation/data.py and the soft cross-entropy of training/imitation/b
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
+from formosa_envs.training.imitation.config import BCConfig, load_bc_config
 from formosa_envs.training.imitation.data import DataSettings, generate, load_data
 from formosa_envs.training.imitation.targets import visit_shares
 
@@ -74,14 +76,21 @@ def test_a_target_on_an_illegal_action_is_refused(visits: Path, tmp_path: Path) 
         load_data(bad)
 
 
-torch = pytest.importorskip("torch")  # the [train] extra: cloning needs it
-from formosa_envs.training.imitation import bc  # noqa: E402
-from formosa_envs.training.imitation.config import BCConfig  # noqa: E402
-
 TINY = BCConfig(hidden=[16], value_hidden=[8], epochs=2, batch_size=32, seed=0, threads=1)
 
 
-def test_soft_cross_entropy_of_one_hot_targets_is_the_hard_one(visits: Path) -> None:
+@pytest.fixture
+def bc() -> ModuleType:
+    """The cloning module; its tests skip without the [train] extra (torch), the data
+    tests above do not."""
+    pytest.importorskip("torch")
+    from formosa_envs.training.imitation import bc as module
+    return module
+
+
+def test_soft_cross_entropy_of_one_hot_targets_is_the_hard_one(visits: Path,
+                                                               bc: ModuleType) -> None:
+    import torch
     data = load_data(visits)
     net = bc.CloneNet(data.obs.shape[1], data.mask.shape[1], TINY)
     tensors = bc.Tensors(data)
@@ -94,7 +103,8 @@ def test_soft_cross_entropy_of_one_hot_targets_is_the_hard_one(visits: Path) -> 
     torch.testing.assert_close(same, hard)
 
 
-def test_soft_and_hard_data_join_and_train(visits: Path, tmp_path: Path) -> None:
+def test_soft_and_hard_data_join_and_train(visits: Path, tmp_path: Path,
+                                            bc: ModuleType) -> None:
     hard = tmp_path / "hard"
     generate(DataSettings("flowers", 3, seed=9), hard, workers=1, show_progress=False)
     joined = bc.load_datasets([visits, hard])
@@ -107,7 +117,8 @@ def test_soft_and_hard_data_join_and_train(visits: Path, tmp_path: Path) -> None
     assert np.isfinite(report["best"]["held_ce"]) and (tmp_path / "run" / "best.npz").is_file()
 
 
-def test_filter_script_keeps_play_decisions(visits: Path, tmp_path: Path) -> None:
+def test_filter_script_keeps_play_decisions(visits: Path, tmp_path: Path,
+                                            bc: ModuleType) -> None:
     import importlib.util
     path = Path(__file__).resolve().parent.parent / "scripts" / "filter_imitation.py"
     spec = importlib.util.spec_from_file_location("filter_imitation", path)
@@ -122,12 +133,17 @@ def test_filter_script_keeps_play_decisions(visits: Path, tmp_path: Path) -> Non
     np.testing.assert_array_equal(play.obs, whole.obs[chosen])
     np.testing.assert_array_equal(play.target, whole.target[chosen])
     assert hard.target is None and len(hard) == len(whole)
+    for bad in (["--actions", "5:2"], ["--actions", "0:200"]):
+        with pytest.raises(SystemExit):
+            script.main([str(tmp_path / "x"), str(visits), *bad])
     with pytest.raises(SystemExit):
-        script.main([str(tmp_path / "x"), str(visits), "--actions", "5:2"])
+        script.main([str(tmp_path / "x"), str(tmp_path / "no_data")])
+    with pytest.raises(SystemExit):  # the folder exists already
+        script.main([str(tmp_path / "play"), str(visits)])
+    assert not (tmp_path / "x").exists()
 
 
 def test_the_distillation_config_loads() -> None:
-    from formosa_envs.training.imitation.config import load_bc_config
     path = Path(__file__).resolve().parent.parent / "training" / "configs"
     config = load_bc_config(path / "flowers_4p_distill_bc.toml")
     assert config.learning_rate == 1e-4 and config.hidden == [256, 256]
