@@ -17,7 +17,11 @@ Where the manifest entry of a game has an ``afterstate`` part (a file of
 agent: the heuristic's candidate moves ranked by the shipped evaluator, which is the
 strongest shipped player of that game; ``pretrained:net`` still names the network. The
 entry's ``afterstate_at`` parts (keyed by a seat count; Dadaocheng's ``"1"``, trained on
-solo games) replace that evaluator at tables of their seat count.
+solo games) replace that evaluator at tables of their seat count. Its ``residual_at``
+parts (seat count -> ``{"margin": M, ...}``) make ``pretrained`` the residual agent
+(:mod:`formosa_envs.agents.residual`: the heuristic, overruled by the network where the
+network's move leads by more than ``M``) at tables of those seat counts, and the network
+alone at the others.
 
 The files are package data in ``agents/pretrained/``: one ``<game>.npz`` per game (the
 format of :mod:`formosa_envs.training.common.network_export`, weights stored as float16 and upcast
@@ -247,6 +251,8 @@ def build_pretrained(spec: str, arg: str, game: str, seed: int | None,
         agent.name = spec
         return agent
     network = load_network(game, root)
+    if simulations is None and "residual_at" in manifest_entry(game, root):
+        return _residual_agent(spec, game, network, seed, root)
     if not simulations:
         from .policy import PolicyAgent
         agent = PolicyAgent(network.layers, network.activation, seed=seed)
@@ -273,20 +279,45 @@ def load_afterstate_agent(game: str, seed: int | None, root: Root | None = None)
                            by_players=by_players)
 
 
-def _seat_count_parts(game: str, entry: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """The entry's ``afterstate_at`` parts by seat count (:class:`PretrainedError` for a key
-    that is no seat count of the game)."""
-    parts = entry.get("afterstate_at", {})
+def _residual_agent(spec: str, game: str, network: Any, seed: int | None,
+                    root: Root | None) -> Agent:
+    """The network overruling the heuristic at the seat counts of the entry's
+    ``residual_at`` parts, each with its margin (the network alone elsewhere)."""
+    from .policy import PolicyAgent
+    from .residual import ResidualAgent
+
+    margins = {}
+    for count, part in _seat_count_parts(game, manifest_entry(game, root),
+                                         "residual_at").items():
+        margin = part.get("margin")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
+                or not 0 <= margin < float("inf"):
+            raise PretrainedError(f"pretrained manifest for {game}: residual_at[{count}] "
+                                  f"needs a margin >= 0, got {margin!r}; run "
+                                  f"{REGENERATE.format(game=game)}")
+        margins[count] = float(margin)
+    policy = PolicyAgent(network.layers, network.activation, seed=seed)
+    policy.path = network.path
+    agent = ResidualAgent(game, policy, seed=seed, at_players=margins)
+    agent.name = spec
+    return agent
+
+
+def _seat_count_parts(game: str, entry: dict[str, Any], key: str = "afterstate_at"
+                      ) -> dict[int, dict[str, Any]]:
+    """The entry's ``key`` parts (``afterstate_at``, ``residual_at``) by seat count
+    (:class:`PretrainedError` for a key that is no seat count of the game)."""
+    parts = entry.get(key, {})
     info, out = GAMES[game], {}
     items = parts.items() if isinstance(parts, dict) else [(repr(parts), None)]
-    for key, part in items:
-        if not (key.isdigit() and info.min_players <= int(key) <= info.max_players
+    for count, part in items:
+        if not (count.isdigit() and info.min_players <= int(count) <= info.max_players
                 and isinstance(part, dict)):
-            raise PretrainedError(f"pretrained manifest for {game}: afterstate_at must map "
+            raise PretrainedError(f"pretrained manifest for {game}: {key} must map "
                                   f"seat counts ({info.min_players}-{info.max_players}) to "
-                                  f"evaluator parts, got key {key!r}; run "
+                                  f"parts, got key {count!r}; run "
                                   f"{REGENERATE.format(game=game)}")
-        out[int(key)] = part
+        out[int(count)] = part
     return out
 
 

@@ -184,6 +184,22 @@ def _mcts(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     return MCTSAgent(simulations=budget, seed=seed, rollout=rollout or "random")
 
 
+def _flat(spec: str, arg: str, game: str, seed: int | None) -> Agent:
+    from .flat_mc import FlatMonteCarloAgent
+    budget, _, margin_text = arg.partition(":")
+    margin = None
+    if margin_text:
+        try:
+            margin = float(margin_text)
+        except ValueError:
+            margin = -1.0
+        if not 0 <= margin < float("inf") or len(margin_text) > 12:
+            raise AgentSpecError(f"agent spec {spec!r}: the margin must be a number >= 0 "
+                                 f"(a value lead), got {margin_text!r}")
+    return FlatMonteCarloAgent(playouts=int_arg(spec, budget, default=16), seed=seed,
+                               margin=margin)
+
+
 def _policy(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     if not arg:
         raise AgentSpecError(f"agent spec {spec!r} needs a path: policy:PATH.npz")
@@ -217,6 +233,7 @@ register_agent_kind("policy", _policy, "policy:PATH.npz", label=lambda arg: Path
 declare_agent_kind("rllib", "rllib:PATH[@MODULE]", module="formosa_envs.envs.rllib",
                    extra="rllib", label=_rllib_label)
 register_agent_kind("az", _az, "az:PATH.npz[:N]", label=_az_label)
+register_agent_kind("flat", _flat, "flat[:M[:MARGIN]]")
 
 
 def _pretrained(spec: str, arg: str, game: str, seed: int | None) -> Agent:
@@ -232,5 +249,12 @@ def _afterstate(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     return build_afterstate(spec, arg, game, seed)
 
 
+def _residual(spec: str, arg: str, game: str, seed: int | None) -> Agent:
+    from .residual import build_residual
+    return build_residual(spec, arg, game, seed)
+
+
+register_agent_kind("residual", _residual, "residual:PATH.npz[:MARGIN]",
+                    label=lambda arg: "residual-" + Path(arg).name.replace(".npz", ""))
 register_agent_kind("afterstate", _afterstate, "afterstate:PATH.npz[:K]",
                     label=lambda arg: Path(arg.split(":")[0]).stem)

@@ -68,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "shards").mkdir(parents=True)
     np.savez_compressed(args.out / "shards" / "shard-00000.npz", **arrays)
     rows = int(keep.sum())
-    manifest = {**data.manifest, "rows": rows, "visit_targets": soft, "sources": args.data,
+    kinds = {"visit_targets": soft and bool(data.manifest.get("visit_targets")),
+             "value_temperature": data.manifest.get("value_temperature", 0.0) if soft else 0.0}
+    manifest = {**data.manifest, "rows": rows, **kinds, "sources": args.data,
                 "filter": {"actions": args.actions, "hard": args.hard},
                 "shards": [{"file": "shards/shard-00000.npz", "rows": rows,
                             "games": len(np.unique(arrays["game"])), "decisions": rows}]}

@@ -56,7 +56,7 @@ def test_visit_shares_fall_back_to_one_hot() -> None:
 
 
 def test_visit_targets_need_a_search_teacher(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="root visits"):
+    with pytest.raises(ConfigError, match="root statistics"):
         generate(DataSettings("flowers", 1, visit_targets=True), tmp_path / "x",
                  show_progress=False)
     assert not (tmp_path / "x" / "manifest.json").exists()
@@ -72,7 +72,7 @@ def test_a_target_on_an_illegal_action_is_refused(visits: Path, tmp_path: Path) 
     mask = np.unpackbits(arrays["mask"], axis=1, count=arrays["target"].shape[1]).astype(bool)
     arrays["target"][0, np.flatnonzero(~mask[0])[0]] = 0.5
     np.savez_compressed(shard, **arrays)
-    with pytest.raises(DataError, match="visit targets"):
+    with pytest.raises(DataError, match="soft targets"):
         load_data(bad)
 
 

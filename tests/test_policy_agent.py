@@ -65,3 +65,31 @@ def test_reloading_a_rewritten_file_sees_the_new_weights(tmp_path: Path) -> None
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert PolicyAgent.load(path).act(obs) == 4
+
+
+@pytest.mark.parametrize("density", [0.02, 0.6])
+def test_logits_skip_zero_inputs_and_match_the_dense_pass(density: float) -> None:
+    """One observation's first layer is summed over its non-zero entries only; a batch, a
+    dense observation and that sparse sum all give the dense pass's logits."""
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(32, 300)), rng.normal(size=32)),
+              (rng.normal(size=(7, 32)), rng.normal(size=7))]
+    layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
+    agent = PolicyAgent(layers, "relu")
+    x = np.where(rng.random(300) < density, rng.random(300), 0.0).astype(np.float32)
+    dense = np.maximum(x @ layers[0][0].T + layers[0][1], 0) @ layers[1][0].T + layers[1][1]
+    np.testing.assert_allclose(agent.logits(x), dense, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(agent.logits(np.stack([x, x]))[1], dense, rtol=1e-4, atol=1e-4)
+    agent.layers = [(layers[0][0] * 2, layers[0][1]), layers[1]]  # new weights are used
+    assert not np.allclose(agent.logits(x), dense)
+
+
+def test_float16_files_are_played_in_float32(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    path = tmp_path / "half.npz"
+    np.savez(path, w0=rng.normal(size=(4, 6)).astype(np.float16), b0=np.zeros(4, np.float16),
+             w_out=rng.normal(size=(3, 4)).astype(np.float16), b_out=np.zeros(3, np.float16),
+             activation=np.array("tanh"))
+    agent = PolicyAgent.load(path)
+    assert {w.dtype for w, b in agent.layers} == {np.dtype(np.float32)}
+    assert agent.logits(np.ones(6, np.float32)).dtype == np.float32

@@ -276,3 +276,35 @@ def test_make_pretrained_bad_input_is_one_line(capsys: pytest.CaptureFixture) ->
     assert script.cli(["--games", "chess"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "--games must be a comma-separated list" in err
+
+
+def test_residual_parts_make_the_heuristic_overruled_at_their_seat_counts(
+        copy_root: Path) -> None:
+    """residual_at: at those seat counts the network overrules the heuristic by a margin;
+    elsewhere the network plays alone; a bad part is refused naming the key."""
+    from formosa_envs.agents.pretrained import build_pretrained
+    from formosa_envs.agents.residual import ResidualAgent
+    edit_manifest(copy_root, "taiwan", residual_at={"5": {"margin": 1.5}})
+    agent = build_pretrained("pretrained", "", "taiwan", 0, root=copy_root)
+    assert isinstance(agent, ResidualAgent) and agent.at_players == {5: 1.5}
+    net = build_pretrained("pretrained:net", "net", "taiwan", 0, root=copy_root)
+    assert not isinstance(net, ResidualAgent)
+    for players in (2, 5):
+        engine = make_game("taiwan", num_players=players)
+        rng, state = np.random.default_rng(3), engine.new_initial_state()
+        while engine.current_player(state) == CHANCE or len(engine.legal_actions(state)) < 2:
+            if engine.current_player(state) == CHANCE:
+                engine.resolve_chance(state, rng)
+            else:
+                engine.apply_action(state, engine.legal_actions(state)[0])
+        before = agent.choices
+        move = agent.act_on_state(engine, state)
+        assert (agent.choices > before) == (players == 5)
+        if players == 2:  # the network alone
+            assert move == net.act_on_state(engine, state)
+    for bad, message in (({"5": {"margin": -1}}, "margin >= 0"),
+                         ({"5": {}}, "margin >= 0"), ({"9": {"margin": 1}}, "key '9'"),
+                         ([1], "residual_at must map seat counts")):
+        edit_manifest(copy_root, "taiwan", residual_at=bad)
+        with pytest.raises(PretrainedError, match=message):
+            build_pretrained("pretrained", "", "taiwan", 0, root=copy_root)

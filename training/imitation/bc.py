@@ -8,7 +8,8 @@ mini-batches
 
 * a **policy** MLP (``hidden``): masked cross-entropy on the teacher's action (illegal
   actions get no probability), or on the teacher's root visit shares when the data has
-  them (``--visit-targets``; joined with hard-label data, those rows count as one-hot);
+  them (``--visit-targets``), or on a softmax of its root values (``--value-targets``;
+  joined with hard-label data, those rows count as one-hot);
 * a **value** MLP (``value_hidden``, its own tower): ``tanh`` output, mean squared error
   on the seat's final return, weighted by ``value_weight``.
 

@@ -30,8 +30,9 @@ Each shard holds one row per recorded decision, in game order:
 ``game``      int32 (D,)          the game's index ``g`` (splits are made by game)
 ``ret``       float32 (D,)        the seat's final return, ``Game.returns`` (in [-1, 1];
                                   0 for a game cut at ``max_game_length``)
-``target``    float16 (D, A)      only with ``--visit-targets``: the share of the
-                                  teacher's root visits per action (:mod:`.targets`)
+``target``    float16 (D, A)      only with ``--visit-targets`` (the share of the
+                                  teacher's root visits per action) or ``--value-targets
+                                  T`` (a softmax of its root values over T; :mod:`.targets`)
 ============  ==================  ===================================================
 
 Seeds: game ``g`` takes its chance seed from
@@ -56,7 +57,11 @@ from typing import Any
 
 import numpy as np
 from formosa_envs.agents import make_agent
-from formosa_envs.training.imitation.targets import has_root_statistics, visit_shares
+from formosa_envs.training.imitation.targets import (
+    has_root_statistics,
+    value_shares,
+    visit_shares,
+)
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.core.errors import ConfigError, DataError
@@ -70,6 +75,7 @@ from formosa_envs.tools.usage import (
     check_output_folder,
     int_between,
     non_negative_int,
+    positive_float,
 )
 
 PROG = "python -m formosa_envs.training.imitation.data"
@@ -80,9 +86,14 @@ MAX_CHUNK = 10_000
 SHARD_KEYS = ("obs", "mask", "action", "seat", "game", "ret")
 
 
-def shard_keys(visit_targets: bool) -> tuple[str, ...]:
-    """The arrays of a shard (``target`` only in data with visit targets)."""
-    return SHARD_KEYS + ("target",) if visit_targets else SHARD_KEYS
+def shard_keys(soft_targets: bool) -> tuple[str, ...]:
+    """The arrays of a shard (``target`` only in data with visit or value targets)."""
+    return SHARD_KEYS + ("target",) if soft_targets else SHARD_KEYS
+
+
+def has_soft_targets(manifest: dict[str, Any]) -> bool:
+    """Whether a data folder's manifest says its shards hold ``target``."""
+    return bool(manifest.get("visit_targets") or manifest.get("value_temperature"))
 
 
 @dataclass
@@ -104,6 +115,14 @@ class DataSettings:
     visit_targets: bool = False
     """Also record the teacher's root visit shares (``target``); the teacher must be a
     search that keeps them (``mcts``)."""
+    value_temperature: float = 0.0
+    """When positive, record a softmax of the teacher's root mean values over this
+    temperature as ``target`` (a teacher that values every move alike: ``flat``)."""
+
+    @property
+    def soft_targets(self) -> bool:
+        """Whether the shards record ``target``."""
+        return bool(self.visit_targets or self.value_temperature)
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the first bad argument and what is allowed."""
@@ -126,9 +145,19 @@ class DataSettings:
             raise ConfigError(f"learner must be an agent spec (text), got {self.learner!r}")
         for spec in [self.teacher, *self.opponents] + ([self.learner] if self.learner else []):
             make_agent(spec, self.game, 0)  # AgentSpecError names a bad spec
-        if self.visit_targets and not has_root_statistics(make_agent(self.teacher, self.game)):
-            raise ConfigError(f"visit targets need a teacher that keeps its root visits "
-                              f"(mcts:N:...), got {self.teacher!r}")
+        self._validate_targets()
+
+    def _validate_targets(self) -> None:
+        temperature = self.value_temperature
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
+                or not math.isfinite(temperature) or temperature < 0:
+            raise ConfigError("value_temperature must be a finite number >= 0 (0: no value "
+                              f"targets), got {temperature!r}")
+        if self.visit_targets and temperature:
+            raise ConfigError("choose visit targets or value targets, not both")
+        if self.soft_targets and not has_root_statistics(make_agent(self.teacher, self.game)):
+            raise ConfigError(f"visit and value targets need a teacher that keeps its root "
+                              f"statistics (mcts:N:..., flat:M), got {self.teacher!r}")
 
     def seat_specs(self, g: int) -> list[str]:
         """The agent spec of each seat in game ``g`` (teacher in seat ``g % n``)."""
@@ -180,9 +209,9 @@ def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, 
             rows["mask"].append(np.packbits(np.asarray(game.legal_mask(state), dtype=bool)))
             rows["action"].append(label)
             rows["seat"].append(seat)
-            if settings.visit_targets:
-                teacher = agents[seat] if labeller is None else labeller
-                rows["target"].append(visit_shares(teacher, label, game.num_actions))
+            if settings.soft_targets:
+                rows["target"].append(_soft_target(
+                    agents[seat] if labeller is None else labeller, label, game, settings))
         game.apply_action(state, action)
     returns = game.returns(state)
     rows["ret"] = [returns[s] for s in rows["seat"]]
@@ -190,12 +219,19 @@ def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, 
     return rows, int(state.decisions)
 
 
+def _soft_target(teacher: Any, label: int, game: Any, settings: DataSettings) -> np.ndarray:
+    """The recorded decision's visit-share or value-softmax target (:mod:`.targets`)."""
+    if settings.value_temperature:
+        return value_shares(teacher, label, game.num_actions, settings.value_temperature)
+    return visit_shares(teacher, label, game.num_actions)
+
+
 def play_chunk(settings: DataSettings, index: int, out: str) -> dict[str, Any]:
     """Play chunk ``index`` (games ``index*chunk ...``) and write its shard; its counts."""
     game = make_game(settings.game, num_players=settings.num_players, **settings.options)
     first = index * settings.chunk
     games = range(first, min(first + settings.chunk, settings.games))
-    keys = shard_keys(settings.visit_targets)
+    keys = shard_keys(settings.soft_targets)
     rows: dict[str, list] = {k: [] for k in keys}
     decisions = 0
     for g in games:
@@ -209,7 +245,7 @@ def play_chunk(settings: DataSettings, index: int, out: str) -> dict[str, Any]:
         "mask": np.asarray(rows["mask"], np.uint8).reshape(-1, width),
         "action": np.asarray(rows["action"], np.int32), "seat": np.asarray(rows["seat"], np.int8),
         "game": np.asarray(rows["game"], np.int32), "ret": np.asarray(rows["ret"], np.float32)}
-    if settings.visit_targets:
+    if settings.soft_targets:
         arrays["target"] = np.asarray(rows["target"], np.float16).reshape(-1, game.num_actions)
     name = f"shard-{index:05d}.npz"
     path = Path(out) / "shards" / name
@@ -317,7 +353,7 @@ def load_data(folder: str | Path) -> ImitationData:
     """
     root = Path(folder)
     manifest = read_manifest(root)
-    keys = shard_keys(bool(manifest.get("visit_targets")))
+    keys = shard_keys(has_soft_targets(manifest))
     parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
     for shard in manifest["shards"]:
         arrays = _read_shard(root, shard, manifest)
@@ -331,7 +367,7 @@ def load_data(folder: str | Path) -> ImitationData:
                         "recorded masks (the data is corrupt)")
     target = joined.get("target")
     if target is not None and (target[~mask] != 0).any():
-        raise DataError(f"imitation data {root}: some visit targets give illegal actions a "
+        raise DataError(f"imitation data {root}: some soft targets give illegal actions a "
                         "share (the data is corrupt)")
     return ImitationData(manifest, mask=mask, **joined)
 
@@ -359,7 +395,7 @@ def read_manifest(root: Path) -> dict[str, Any]:
 def _read_shard(root: Path, shard: dict[str, Any], manifest: dict[str, Any]
                 ) -> dict[str, np.ndarray]:
     path = root / str(shard.get("file", ""))
-    keys = shard_keys(bool(manifest.get("visit_targets")))
+    keys = shard_keys(has_soft_targets(manifest))
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in keys}
@@ -397,12 +433,16 @@ def main(argv: list[str] | None = None) -> int:
                    "plays the teacher's seat and the teacher labels the states it reaches")
     p.add_argument("--visit-targets", action="store_true", help="also record the "
                    "teacher's root visit shares as soft targets (an mcts teacher)")
+    p.add_argument("--value-targets", type=positive_float, default=0.0, metavar="T",
+                   help="also record a softmax of the teacher's root values over "
+                   "temperature T as soft targets (a flat:M teacher)")
     p.add_argument("--out", required=True, help="a new (or empty) folder for the data")
     args = p.parse_args(argv)
     opponents = [s.strip() for s in args.opponents.split(",")] if args.opponents else []
     settings = DataSettings(args.game, args.games, args.teacher, opponents, args.players,
                             args.seed, args.chunk, learner=args.learner,
-                            visit_targets=args.visit_targets)
+                            visit_targets=args.visit_targets,
+                            value_temperature=args.value_targets)
     m = generate(settings, args.out, args.workers)
     print(f"wrote {m['rows']:,} decisions of {m['games']:,} {args.game} games to {args.out} "
           f"in {m['elapsed_s']:.1f} s")

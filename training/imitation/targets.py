@@ -32,3 +32,27 @@ def visit_shares(agent: Any, action: int, num_actions: int) -> np.ndarray:
         target[action] = 1.0
         return target.astype(np.float16)
     return (target / total).astype(np.float16)
+
+
+def value_shares(agent: Any, action: int, num_actions: int, temperature: float
+                 ) -> np.ndarray:
+    """A softmax of the mean values at ``agent``'s last search root, divided by
+    ``temperature`` (float16, sums to 1; actions not valued get nothing), or the one-hot
+    of ``action`` when nothing was searched.
+
+    With a teacher that values every legal move by the same play-outs
+    (:class:`~formosa_envs.agents.flat_mc.FlatMonteCarloAgent`), a student trained on these
+    learns logits whose differences are the value differences over ``temperature``: the
+    advantage of each move over another, which a residual agent can read
+    (:mod:`formosa_envs.agents.residual`).
+    """
+    stats = getattr(agent, "last_search", None) or {}
+    moves = [int(m) for m, (visits, _) in stats.items() if visits > 0]
+    target = np.zeros(num_actions, np.float32)
+    if not moves:
+        target[action] = 1.0
+        return target.astype(np.float16)
+    values = np.array([stats[m][1] for m in moves], np.float64) / temperature
+    weights = np.exp(values - values.max())
+    target[moves] = weights / weights.sum()
+    return target.astype(np.float16)

@@ -1,0 +1,84 @@
+"""Flat Monte Carlo: every legal move valued by the same number of heuristic play-outs.
+
+One step of rollout policy improvement over the game's heuristic (Tesauro & Galperin,
+1996): at a decision with a choice, each legal action is played ``playouts`` times in
+determinized worlds and the game is played on by the heuristic in every seat up to the
+horizon (the end of the round, as :class:`~formosa_envs.agents.mcts.MCTSAgent`'s default);
+the value is the one ``mcts`` backs up (the game's returns at the end, otherwise the
+bounded score-gain lead over the opponents since the decision). The move is the best mean;
+with a ``margin`` (spec ``flat:M:MARGIN``), the heuristic's own move unless the best mean
+leads the heuristic move's mean by more than ``margin`` (the rule the residual agent,
+:mod:`formosa_envs.agents.residual`, applies to a network's estimates).
+
+Unlike UCT, every action gets the same play-outs, and siblings share them (common random
+numbers: play-out ``k`` of every action starts from the same determinization and draws
+from the same generator seed), so the root's mean values are comparable estimates of each
+action's value: ``last_search`` holds them (action -> (play-outs, mean value)). That is
+what a value-target teacher needs (:mod:`formosa_envs.training.imitation.targets`).
+The agent determinizes before every play-out, so it never uses hidden information.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .mcts import MCTSAgent, _round, stop_check
+
+
+class FlatMonteCarloAgent(MCTSAgent):
+    """Every legal action valued by ``playouts`` common-random-number heuristic play-outs."""
+
+    name = "flat"
+
+    def __init__(self, playouts: int = 16, seed: int | None = None, *,
+                 horizon: str = "round", score_scale: float = 40.0,
+                 margin: float | None = None) -> None:
+        """Configure the play-outs (``horizon`` and ``score_scale`` as in ``mcts``) and
+        the ``margin`` the best move must lead the heuristic's by (None: no heuristic)."""
+        if playouts < 1:
+            raise ValueError(f"playouts must be a positive integer, got {playouts}")
+        if margin is not None and not 0 <= margin < float("inf"):
+            raise ValueError(f"margin must be a finite number >= 0, got {margin}")
+        self.margin = margin
+        super().__init__(simulations=playouts, seed=seed, rollout="heuristic",
+                         horizon=horizon, score_scale=score_scale, prior_weight=0.0)
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """Value every legal action by its mean play-out value; play the best (the first
+        legal action among equals)."""
+        legal = game.legal_actions(state)
+        self.last_search = {}
+        if len(legal) == 1:
+            return legal[0]
+        me = game.current_player(state)
+        base = (game.scores(state), _round(state))
+        totals = dict.fromkeys(legal, 0.0)
+        stopped, done = stop_check(self), 0
+        for k in range(self.simulations):
+            if k and stopped():
+                break
+            world = game.determinize(state, me, self.rng)
+            seed = int(self.rng.integers(2**63))
+            for action in legal:
+                after = world.clone()
+                game.apply_action(after, action)
+                totals[action] += self._shared_rollout(game, after, base, seed)[me]
+            done += 1
+        self.last_search = {a: (done, totals[a] / done) for a in legal}
+        best = max(legal, key=totals.__getitem__)
+        if self.margin is None:
+            return best
+        move = int(self._heuristic(game)(game, state, self.rng))
+        lead = (totals[best] - totals[move]) / done
+        return best if lead > self.margin else move
+
+    def _shared_rollout(self, game: Any, s: Any, base: tuple[list[float], Any],
+                        seed: int) -> list[float]:
+        """A heuristic play-out of ``s`` whose draws and tie-breaks come from ``seed``."""
+        saved, self.rng = self.rng, np.random.default_rng(seed)
+        try:
+            return self._rollout(game, s, base)
+        finally:
+            self.rng = saved
