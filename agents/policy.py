@@ -153,6 +153,18 @@ class PolicyAgent(LayerFit, Agent):
         w, b = layers[-1]
         return x @ w.T + b
 
+    def legal_logits(self, observation: np.ndarray, legal: list[int]) -> np.ndarray:
+        """The logits of the ``legal`` actions only (in that order), for one observation:
+        the output layer's other rows are never read."""
+        x = np.asarray(observation, dtype=np.float32)
+        hidden = self.layers[:-1]
+        if hidden:
+            x = self._act(self._sparse_first_layer(x))
+        for w, b in hidden[1:]:
+            x = self._act(x @ w.T + b)
+        w, b = self.layers[-1]
+        return w[legal] @ x + b[legal]
+
     def _sparse_first_layer(self, x: np.ndarray) -> np.ndarray:
         """The first hidden layer's input sum over the observation's non-zero entries only
         (observations are mostly zeros: a 5-player Taiwan one has about 60 of 1,624), read

@@ -75,12 +75,13 @@ class ResidualAgent(StateAgent):
             return move
         self.policy.bind(game)
         seat = game.current_player(state)
-        logits = self.policy.logits(np.asarray(game.observe(state, seat), np.float32))
-        best = max(legal, key=logits.__getitem__)
+        scores = self.policy.legal_logits(np.asarray(game.observe(state, seat), np.float32),
+                                          legal)
+        best = int(np.argmax(scores))
         self.choices += 1
-        if logits[best] - logits[move] > margin:
+        if scores[best] - scores[legal.index(move)] > margin:
             self.deviations += 1
-            return int(best)
+            return int(legal[best])
         return move
 
 

@@ -80,6 +80,8 @@ def test_logits_skip_zero_inputs_and_match_the_dense_pass(density: float) -> Non
     dense = np.maximum(x @ layers[0][0].T + layers[0][1], 0) @ layers[1][0].T + layers[1][1]
     np.testing.assert_allclose(agent.logits(x), dense, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(agent.logits(np.stack([x, x]))[1], dense, rtol=1e-4, atol=1e-4)
+    legal = [5, 0, 3]
+    np.testing.assert_allclose(agent.legal_logits(x, legal), dense[legal], rtol=1e-4, atol=1e-4)
     agent.layers = [(layers[0][0] * 2, layers[0][1]), layers[1]]  # new weights are used
     assert not np.allclose(agent.logits(x), dense)
 

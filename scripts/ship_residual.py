@@ -1,0 +1,103 @@
+"""Make ``pretrained`` the residual agent of a game at one seat count.
+
+``python scripts/ship_residual.py GAME --players N --margin M --eval FINAL.json
+[--eval MORE.json] [--timing TIMING.json] [--validation TEXT] [--out DIR]``
+
+Records the part ``residual_at[N]`` of the game's manifest entry: at tables of N seats
+``pretrained`` (and ``pretrained:GAME``) then plays the game's heuristic, overruled by the
+game's shipped network where the network's best legal move leads the heuristic's move by
+more than ``M`` logits (:mod:`formosa_envs.agents.residual`); ``pretrained:net`` still
+plays the network alone. No file is copied: the part names the shipped network, whose
+sha256 is checked as before. Every ``--eval`` (and ``--timing``) is a JSON written by
+``benchmarks/learned_agents.py ... --out`` for the agent ``residual:...:M`` at the game,
+checked before anything is written; ``--validation`` says how the margin was chosen.
+``--out`` writes the manifest of another folder holding the package's networks (a copy;
+default: the package's own).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from formosa_envs.agents.pretrained import manifest_entry, manifest_path  # noqa: E402
+
+from formosa_envs.core.errors import ConfigError  # noqa: E402
+from formosa_envs.games import GAMES  # noqa: E402
+from formosa_envs.tools.console import run_console  # noqa: E402
+from formosa_envs.tools.usage import OneLineParser  # noqa: E402
+from scripts.make_pretrained import git_commit, write_manifest  # noqa: E402
+
+METHOD = ("residual: the game's heuristic, overruled by the shipped network where the "
+          "network's best legal move leads the heuristic's move by more than the margin "
+          "(agents/residual.py)")
+
+
+def read_evaluation(path: Path, game: str, margin: float) -> dict[str, Any]:
+    """A ``learned_agents.py --out`` JSON of the residual agent at ``margin`` in ``game``
+    (:class:`ConfigError` naming the file otherwise)."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: not a readable evaluation JSON ({exc})") from None
+    agent = str(report.get("agent", "")) if isinstance(report, dict) else ""
+    kind, _, margin_text = agent.rpartition(":")
+    if report.get("game") != game or not kind.startswith("residual:"):
+        raise ConfigError(f"{path}: an evaluation of {agent or 'no agent'!r} in "
+                          f"{report.get('game')!r}, not of a residual agent in {game}")
+    try:
+        measured = float(margin_text)
+    except ValueError:
+        measured = math.nan
+    if measured != margin:
+        raise ConfigError(f"{path}: evaluates the margin {margin_text!r}, not {margin:g}")
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record the residual part in the manifest."""
+    p = OneLineParser(prog="python scripts/ship_residual.py", description=__doc__)
+    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("--players", type=int, required=True, help="the seat count it serves")
+    p.add_argument("--margin", type=float, required=True, help="the logit lead (>= 0)")
+    p.add_argument("--eval", type=Path, action="append", required=True,
+                   help="benchmarks/learned_agents.py --out JSON of a final evaluation")
+    p.add_argument("--timing", type=Path, default=None, help="its --timing JSON")
+    p.add_argument("--validation", default="", help="how the margin was chosen")
+    p.add_argument("--out", type=Path, default=None,
+                   help="the folder whose manifest.json to write (default: the package's)")
+    args = p.parse_args(argv)
+    info = GAMES[args.game]
+    if not info.min_players <= args.players <= info.max_players:
+        p.error(f"--players {args.players}: {args.game} seats "
+                f"{info.min_players}-{info.max_players}")
+    if not 0 <= args.margin < math.inf:
+        p.error(f"--margin {args.margin}: must be a finite number >= 0")
+    finals = [read_evaluation(path, args.game, args.margin) for path in args.eval]
+    timing = read_evaluation(args.timing, args.game, args.margin) if args.timing else None
+    folder = args.out or manifest_path().parent
+    entry = manifest_entry(args.game, folder)
+    entry.setdefault("residual_at", {})[str(args.players)] = {
+        "margin": args.margin, "method": METHOD, "network": entry["file"],
+        "validation": args.validation, "final_evaluation": finals, "timing": timing,
+        "commit": git_commit()}
+    write_manifest(folder, args.game, entry)
+    print(f"pretrained now plays the residual agent (margin {args.margin:g}) for "
+          f"{args.game} at {args.players} players")
+    return 0
+
+
+def cli(argv: list[str] | None = None) -> int:
+    """:func:`main` with one-line errors and exit status 2 for bad input."""
+    return run_console("python scripts/ship_residual.py", main, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(cli())

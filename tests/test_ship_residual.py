@@ -1,0 +1,76 @@
+"""scripts/ship_residual.py: pretrained becomes the residual agent at one seat count."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from formosa_envs.agents.pretrained import MANIFEST, build_pretrained, package_root
+from formosa_envs.agents.residual import ResidualAgent
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script():  # scripts/ is not a package: load the file as a module
+    path = ROOT / "scripts" / "ship_residual.py"
+    spec = importlib.util.spec_from_file_location("ship_residual", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def shipped(tmp_path: Path) -> Path:
+    """A copy of the package's networks and manifest, and an evaluation JSON."""
+    out = tmp_path / "pretrained"
+    shutil.copytree(Path(str(package_root())), out)
+    report = {"game": "taiwan", "agent": "residual:agents/pretrained/taiwan.npz:5",
+              "fair_share_5p": {"games": 600, "win_rate": 0.24, "seed": 7_000_000}}
+    (tmp_path / "final.json").write_text(json.dumps(report), encoding="utf-8")
+    return out
+
+
+def test_the_part_is_recorded_and_played(shipped: Path) -> None:
+    final = shipped.parent / "final.json"
+    assert load_script().cli(["taiwan", "--players", "5", "--margin", "5", "--eval",
+                              str(final), "--validation", "best of 3-6", "--out",
+                              str(shipped)]) == 0
+    part = json.loads((shipped / MANIFEST).read_text())["games"]["taiwan"]["residual_at"]["5"]
+    assert part["margin"] == 5 and part["final_evaluation"][0]["fair_share_5p"]["games"] == 600
+    agent = build_pretrained("pretrained", "", "taiwan", 0, root=shipped)
+    assert isinstance(agent, ResidualAgent) and agent.at_players == {5: 5.0}
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"agent": "pretrained"}, "not of a residual agent"),
+    ({"game": "tea"}, "not of a residual agent"),
+    ({"agent": "residual:x.npz:3"}, "the margin '3', not 5"),
+])
+def test_an_evaluation_of_something_else_is_refused(
+        shipped: Path, capsys: pytest.CaptureFixture[str], change: dict, words: str) -> None:
+    final = shipped.parent / "final.json"
+    report = {**json.loads(final.read_text()), **change}
+    final.write_text(json.dumps(report))
+    before = (shipped / MANIFEST).read_bytes()
+    assert load_script().cli(["taiwan", "--players", "5", "--margin", "5", "--eval",
+                              str(final), "--out", str(shipped)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err
+    assert (shipped / MANIFEST).read_bytes() == before
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--players", "9", "--margin", "5"], "taiwan seats 2-5"),
+    (["--players", "5", "--margin", "-1"], "finite number >= 0"),
+    (["--players", "5", "--margin", "nan"], "finite number >= 0"),
+])
+def test_bad_arguments_are_one_line(shipped: Path, capsys: pytest.CaptureFixture[str],
+                                    args: list[str], words: str) -> None:
+    final = shipped.parent / "final.json"
+    assert load_script().cli(["taiwan", *args, "--eval", str(final), "--out",
+                              str(shipped)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err
