@@ -12,7 +12,10 @@ it deviates. With a large margin the agent is the heuristic; a student cannot lo
 the heuristic already plays well by copying it imperfectly (a clone of the 4-player
 Flowers heuristic agrees with it on 84% of decisions and wins less than it does).
 
-Its time per decision is the heuristic's plus one forward pass at decisions with a choice.
+Its time per decision is at most the heuristic's plus one forward pass at decisions with
+a choice; the heuristic is not asked where its answer cannot matter: a forced move, or a
+network move that leads every other legal move by more than the margin (then it leads
+the heuristic's move too, whichever that is).
 With ``at_players`` (seat count -> margin; the shipped agent's ``residual_at`` parts,
 :mod:`formosa_envs.agents.pretrained`) it overrules the heuristic only at tables of those
 seat counts, each with its margin, and plays the network alone at the others.
@@ -55,7 +58,8 @@ class ResidualAgent(StateAgent):
         self.choices = 0
         """Decisions with a choice so far (the agent's life)."""
         self.deviations = 0
-        """Of those, the decisions where it played another move than the heuristic's."""
+        """Of those, the decisions the network's lead decided (its move played because it
+        led the heuristic's move, or every other move, by more than the margin)."""
 
     def reset(self) -> None:
         """Nothing per game (the heuristic keeps its generator running)."""
@@ -70,15 +74,18 @@ class ResidualAgent(StateAgent):
                 return self.policy.act_on_state(game, state)
             margin = self.at_players[game.num_players]
         legal = game.legal_actions(state)
-        move = self.heuristic.act_on_state(game, state)
         if len(legal) < 2:
-            return move
+            return legal[0]
         self.policy.bind(game)
         seat = game.current_player(state)
         scores = self.policy.legal_logits(np.asarray(game.observe(state, seat), np.float32),
                                           legal)
         best = int(np.argmax(scores))
         self.choices += 1
+        if scores[best] - np.partition(scores, -2)[-2] > margin:
+            self.deviations += 1  # it leads every other move: the heuristic's cannot matter
+            return int(legal[best])
+        move = self.heuristic.act_on_state(game, state)
         if scores[best] - scores[legal.index(move)] > margin:
             self.deviations += 1
             return int(legal[best])

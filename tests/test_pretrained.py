@@ -308,3 +308,21 @@ def test_residual_parts_make_the_heuristic_overruled_at_their_seat_counts(
         edit_manifest(copy_root, "taiwan", residual_at=bad)
         with pytest.raises(PretrainedError, match=message):
             build_pretrained("pretrained", "", "taiwan", 0, root=copy_root)
+
+
+def test_taiwan_ships_the_residual_agent_at_three_to_five_players() -> None:
+    """The recorded evaluations of the shipped residual parts: above the fair share at the
+    tournament seed, within the fair-compute limit; 2 players keep the network alone."""
+    from formosa_envs.agents.residual import ResidualAgent
+    parts = read_manifest()["games"]["taiwan"]["residual_at"]
+    assert sorted(parts) == ["3", "4", "5"]
+    for count, part in parts.items():
+        n = int(count)
+        final = part["final_evaluation"][0][f"fair_share_{n}p"]
+        assert final["seed"] == 7_000_000 and final["games"] >= 600
+        assert final["win_low"] > 1 / n
+        assert part["timing"]["timing"]["ratio"] <= 2.0
+    agent = make_agent("pretrained", "taiwan", 0)
+    assert isinstance(agent, ResidualAgent) and agent.at_players == {3: 3.0, 4: 3.0, 5: 3.0}
+    assert play_whole_game("taiwan", 5, ["pretrained", "heuristic"], 4) > 0
+    assert agent.choices == 0  # a fresh agent; the game above made its own

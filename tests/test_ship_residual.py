@@ -41,7 +41,7 @@ def test_the_part_is_recorded_and_played(shipped: Path) -> None:
     part = json.loads((shipped / MANIFEST).read_text())["games"]["taiwan"]["residual_at"]["5"]
     assert part["margin"] == 5 and part["final_evaluation"][0]["fair_share_5p"]["games"] == 600
     agent = build_pretrained("pretrained", "", "taiwan", 0, root=shipped)
-    assert isinstance(agent, ResidualAgent) and agent.at_players == {5: 5.0}
+    assert isinstance(agent, ResidualAgent) and agent.at_players[5] == 5.0
 
 
 @pytest.mark.parametrize(("change", "words"), [
