@@ -44,7 +44,7 @@ import torch
 from formosa_envs.agents.files import AgentFileError, read_agent_file
 from formosa_envs.training.common.torch_nets import export, masked_logits, mlp
 from formosa_envs.training.imitation.config import BCConfig, default_config_path, load_bc_config
-from formosa_envs.training.imitation.data import ImitationData, load_data, read_manifest
+from formosa_envs.training.imitation.dataset import ImitationData, load_data, read_manifest
 from torch import nn
 
 from formosa_envs.core.errors import ConfigError, DataError
