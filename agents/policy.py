@@ -144,18 +144,17 @@ class PolicyAgent(LayerFit, Agent):
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Raw action logits for one observation vector (or a batch of them)."""
         x = np.asarray(observation, dtype=np.float32)
-        layers = self.layers
-        if x.ndim == 1 and len(layers) > 1:
-            x = self._act(self._sparse_first_layer(x))
-            layers = layers[1:]
-        for w, b in layers[:-1]:
+        for w, b in self.layers[:-1]:
             x = self._act(x @ w.T + b)
-        w, b = layers[-1]
+        w, b = self.layers[-1]
         return x @ w.T + b
 
     def legal_logits(self, observation: np.ndarray, legal: list[int]) -> np.ndarray:
         """The logits of the ``legal`` actions only (in that order), for one observation:
-        the output layer's other rows are never read."""
+        the first layer sums the observation's non-zero inputs only and the output layer's
+        other rows are never read (the same logits as :meth:`logits` up to float32
+        rounding; :meth:`logits` itself keeps the dense pass, so the shipped figures of
+        the network alone reproduce exactly)."""
         x = np.asarray(observation, dtype=np.float32)
         hidden = self.layers[:-1]
         if hidden:
@@ -274,7 +273,7 @@ def _layers_of(arrays: dict[str, Any], path: str) -> list[tuple[np.ndarray, np.n
 
 def _float32(array: np.ndarray) -> np.ndarray:
     """A float16 array (a shipped network's storage) as float32: numpy multiplies float16
-    matrices about ten times slower."""
+    matrices many times slower."""
     return array.astype(np.float32) if array.dtype == np.float16 else array
 
 

@@ -1,10 +1,10 @@
 """The heuristic, overruled by a network only where the network is sure it knows better.
 
-Spec ``residual:PATH.npz[:MARGIN]``. At every decision the agent asks the game's heuristic
-for its move; where there is a choice it also runs the exported policy network ``PATH``
-(:mod:`formosa_envs.agents.policy`) on the seat's observation and plays the network's best
-legal action instead only when that action's logit exceeds the logit of the heuristic's
-move by more than ``MARGIN`` (default :data:`DEFAULT_MARGIN`). A network trained on value
+Spec ``residual:PATH.npz[:MARGIN]``. The agent plays the game's heuristic's move, except
+where the exported policy network ``PATH`` (:mod:`formosa_envs.agents.policy`), run on the
+seat's observation, puts its best legal action's logit more than ``MARGIN`` (default
+:data:`DEFAULT_MARGIN`) above the logit of the heuristic's move: then it plays the
+network's. A network trained on value
 targets (``imitation.data --value-targets T`` with a ``flat:M`` teacher: a softmax of each
 move's play-out value over ``T``) has logit differences that estimate value differences
 over ``T``, so ``MARGIN`` is the advantage, in units of ``T``, the network must see before

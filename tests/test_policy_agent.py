@@ -69,8 +69,8 @@ def test_reloading_a_rewritten_file_sees_the_new_weights(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("density", [0.02, 0.6])
 def test_logits_skip_zero_inputs_and_match_the_dense_pass(density: float) -> None:
-    """One observation's first layer is summed over its non-zero entries only; a batch, a
-    dense observation and that sparse sum all give the dense pass's logits."""
+    """legal_logits sums one observation's first layer over its non-zero entries only;
+    it gives the dense pass's logits, for a sparse and a dense observation."""
     rng = np.random.default_rng(0)
     layers = [(rng.normal(size=(32, 300)), rng.normal(size=32)),
               (rng.normal(size=(7, 32)), rng.normal(size=7))]
@@ -80,10 +80,12 @@ def test_logits_skip_zero_inputs_and_match_the_dense_pass(density: float) -> Non
     dense = np.maximum(x @ layers[0][0].T + layers[0][1], 0) @ layers[1][0].T + layers[1][1]
     np.testing.assert_allclose(agent.logits(x), dense, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(agent.logits(np.stack([x, x]))[1], dense, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(agent.legal_logits(x, list(range(7))), dense, rtol=1e-4,
+                               atol=1e-4)
     legal = [5, 0, 3]
     np.testing.assert_allclose(agent.legal_logits(x, legal), dense[legal], rtol=1e-4, atol=1e-4)
     agent.layers = [(layers[0][0] * 2, layers[0][1]), layers[1]]  # new weights are used
-    assert not np.allclose(agent.logits(x), dense)
+    assert not np.allclose(agent.legal_logits(x, list(range(7))), dense)
 
 
 def test_float16_files_are_played_in_float32(tmp_path: Path) -> None:
