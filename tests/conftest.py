@@ -25,3 +25,18 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if {"game_name", "num_players"} <= set(metafunc.fixturenames):
         metafunc.parametrize(("game_name", "num_players"), GAME_COUNTS,
                              ids=[f"{g}-{n}p" for g, n in GAME_COUNTS])
+
+
+@pytest.fixture
+def script():
+    """Load ``scripts/NAME.py`` as a module (``scripts/`` is not a package):
+    ``script("filter_imitation").main([...])``."""
+    from pathlib import Path
+    folder = Path(__file__).resolve().parent.parent / "scripts"
+
+    def load(name: str):
+        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    return load

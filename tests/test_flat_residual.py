@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -215,12 +216,8 @@ def test_residual_spec_refusals(tmp_path: Path) -> None:
         agent.act_on_state(game, state)
 
 
-def test_filtered_value_data_loads(values: Path, tmp_path: Path) -> None:
-    import importlib.util
-    path = Path(__file__).resolve().parent.parent / "scripts" / "filter_imitation.py"
-    spec = importlib.util.spec_from_file_location("filter_imitation", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+def test_filtered_value_data_loads(values: Path, tmp_path: Path, script: Callable) -> None:
+    script = script("filter_imitation")
     assert script.main([str(tmp_path / "soft"), str(values), "--actions", "0:54"]) == 0
     assert script.main([str(tmp_path / "hard"), str(values), "--hard"]) == 0
     soft, hard = load_data(tmp_path / "soft"), load_data(tmp_path / "hard")

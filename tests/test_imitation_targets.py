@@ -3,6 +3,7 @@ in training/imitation/data.py and the soft cross-entropy of training/imitation/b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -117,13 +118,9 @@ def test_soft_and_hard_data_join_and_train(visits: Path, tmp_path: Path,
     assert np.isfinite(report["best"]["held_ce"]) and (tmp_path / "run" / "best.npz").is_file()
 
 
-def test_filter_script_keeps_play_decisions(visits: Path, tmp_path: Path,
-                                            bc: ModuleType) -> None:
-    import importlib.util
-    path = Path(__file__).resolve().parent.parent / "scripts" / "filter_imitation.py"
-    spec = importlib.util.spec_from_file_location("filter_imitation", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+def test_filter_script_keeps_play_decisions(visits: Path, tmp_path: Path, bc: ModuleType,
+                                            script: Callable) -> None:
+    script = script("filter_imitation")
     assert script.main([str(tmp_path / "play"), str(visits), "--actions", "0:54"]) == 0
     assert script.main([str(tmp_path / "hard"), str(visits), "--hard"]) == 0
     whole, play = load_data(visits), load_data(tmp_path / "play")

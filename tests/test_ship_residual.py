@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from formosa_envs.agents.pretrained import MANIFEST, build_pretrained, package_root
 from formosa_envs.agents.residual import ResidualAgent
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_script():  # scripts/ is not a package: load the file as a module
-    path = ROOT / "scripts" / "ship_residual.py"
-    spec = importlib.util.spec_from_file_location("ship_residual", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -33,9 +23,9 @@ def shipped(tmp_path: Path) -> Path:
     return out
 
 
-def test_the_part_is_recorded_and_played(shipped: Path) -> None:
+def test_the_part_is_recorded_and_played(shipped: Path, script: Callable) -> None:
     final = shipped.parent / "final.json"
-    assert load_script().cli(["taiwan", "--players", "5", "--margin", "5", "--eval",
+    assert script("ship_residual").cli(["taiwan", "--players", "5", "--margin", "5", "--eval",
                               str(final), "--validation", "best of 3-6", "--out",
                               str(shipped)]) == 0
     part = json.loads((shipped / MANIFEST).read_text())["games"]["taiwan"]["residual_at"]["5"]
@@ -50,12 +40,13 @@ def test_the_part_is_recorded_and_played(shipped: Path) -> None:
     ({"agent": "residual:x.npz:3"}, "the margin '3', not 5"),
 ])
 def test_an_evaluation_of_something_else_is_refused(
-        shipped: Path, capsys: pytest.CaptureFixture[str], change: dict, words: str) -> None:
+        shipped: Path, capsys: pytest.CaptureFixture[str], change: dict, words: str,
+        script: Callable) -> None:
     final = shipped.parent / "final.json"
     report = {**json.loads(final.read_text()), **change}
     final.write_text(json.dumps(report))
     before = (shipped / MANIFEST).read_bytes()
-    assert load_script().cli(["taiwan", "--players", "5", "--margin", "5", "--eval",
+    assert script("ship_residual").cli(["taiwan", "--players", "5", "--margin", "5", "--eval",
                               str(final), "--out", str(shipped)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and words in err
@@ -68,9 +59,9 @@ def test_an_evaluation_of_something_else_is_refused(
     (["--players", "5", "--margin", "nan"], "finite number >= 0"),
 ])
 def test_bad_arguments_are_one_line(shipped: Path, capsys: pytest.CaptureFixture[str],
-                                    args: list[str], words: str) -> None:
+                                    args: list[str], words: str, script: Callable) -> None:
     final = shipped.parent / "final.json"
-    assert load_script().cli(["taiwan", *args, "--eval", str(final), "--out",
+    assert script("ship_residual").cli(["taiwan", *args, "--eval", str(final), "--out",
                               str(shipped)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and words in err
