@@ -43,6 +43,8 @@ METHOD = ("residual: the game's heuristic, overruled by the shipped network wher
 def read_evaluation(path: Path, game: str, margin: float) -> dict[str, Any]:
     """A ``learned_agents.py --out`` JSON of the residual agent at ``margin`` in ``game``
     (:class:`ConfigError` naming the file otherwise)."""
+    if not path.is_file():
+        raise ConfigError(f"{path}: not a regular file (an evaluation JSON)")
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

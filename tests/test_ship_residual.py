@@ -57,6 +57,7 @@ def test_an_evaluation_of_something_else_is_refused(
     (["--players", "9", "--margin", "5"], "taiwan seats 2-5"),
     (["--players", "5", "--margin", "-1"], "finite number >= 0"),
     (["--players", "5", "--margin", "nan"], "finite number >= 0"),
+    (["--players", "5", "--margin", "5", "--timing", "/dev/zero"], "not a regular file"),
 ])
 def test_bad_arguments_are_one_line(shipped: Path, capsys: pytest.CaptureFixture[str],
                                     args: list[str], words: str, script: Callable) -> None:
