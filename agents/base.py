@@ -48,3 +48,30 @@ class StateAgent(Agent):
     @abstractmethod
     def act_on_state(self, game: Any, state: Any) -> int:
         """Choose an action for the deciding seat from the engine state."""
+
+
+class SeatCountAgent(Agent):
+    """One agent per table size: ``by_count[n]`` plays at tables of ``n`` seats,
+    ``default`` at the others (a shipped agent whose parts were trained per seat count)."""
+
+    def __init__(self, by_count: dict[int, Agent], default: Agent) -> None:
+        self.by_count = dict(by_count)
+        self.default = default
+        self.name = default.name
+
+    def pick(self, num_players: int) -> Agent:
+        """The agent that plays at a table of ``num_players`` seats."""
+        return self.by_count.get(num_players, self.default)
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """From an observation alone the table size is unknown: the default agent acts."""
+        return self.default.act(observation)
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """The move of the agent of this table's seat count."""
+        return self.pick(game.num_players).act_on_state(game, state)
+
+    def reset(self) -> None:
+        """Reset every part."""
+        for agent in (*self.by_count.values(), self.default):
+            agent.reset()

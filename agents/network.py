@@ -31,6 +31,7 @@ from .policy import (
     _layer_problem,
     _layers_of,
     archive_arrays,
+    kinds_of,
     read_archive,
     stat_readable,
 )
@@ -81,6 +82,10 @@ class Network(LayerFit):
         """
         layers = _layers_of(arrays, path)
         activation = _activation_of(arrays, path)
+        kinds = kinds_of(arrays, path)
+        if kinds:
+            raise PolicyFileError(f"{path} was trained only at {', '.join(kinds)} decisions: "
+                                  f"it cannot guide a search; play it as residual:{path}")
         values = _value_layers_of(arrays, path, int(layers[0][0].shape[1]))
         return cls(layers, activation, values, path)
 

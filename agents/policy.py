@@ -6,6 +6,10 @@ Training exports a MaskablePPO actor to ``.npz`` (see ``training/ppo/export.py``
 ``relu``). :class:`PolicyAgent` runs that forward pass and always respects
 the action mask: illegal actions get ``-inf`` logits.
 
+A file may carry ``kinds``, the decision kinds it was trained at (data recorded with
+``imitation.data --kinds``): such a network speaks only there, so ``policy:`` refuses it
+and the residual agent (:mod:`formosa_envs.agents.residual`) asks it only at those kinds.
+
 A policy only fits the game and player count it was trained for: before its first
 move (and on every move, a cheap comparison) the first layer's input width must
 equal the game's observation size and the output width its action count, else a
@@ -104,7 +108,8 @@ class PolicyAgent(LayerFit, Agent):
     name = "policy"
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str = "tanh",
-                 deterministic: bool = True, seed: int | None = None) -> None:
+                 deterministic: bool = True, seed: int | None = None,
+                 kinds: tuple[str, ...] = ()) -> None:
         if activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {activation!r}; known: {sorted(ACTIVATIONS)}")
         self.layers = layers
@@ -115,6 +120,8 @@ class PolicyAgent(LayerFit, Agent):
         self.rng = np.random.default_rng(seed)
         self.path: str | None = None  # the file it was loaded from (named in errors)
         self._transposed: tuple[np.ndarray, np.ndarray] | None = None
+        self.kinds = tuple(kinds)
+        """The decision kinds the network was trained at (empty: every decision)."""
 
     def act_on_state(self, game: Any, state: Any) -> int:
         """The move for the deciding seat (the policy must fit ``game``)."""
@@ -135,8 +142,8 @@ class PolicyAgent(LayerFit, Agent):
         """
         file = Path(path)
         stat = stat_readable(file, "policy")
-        layers, activation = _load_npz(str(file), stat.st_mtime_ns, stat.st_size)
-        agent = cls(layers, activation, deterministic, seed)
+        layers, activation, kinds = _load_npz(str(file), stat.st_mtime_ns, stat.st_size)
+        agent = cls(layers, activation, deterministic, seed, kinds)
         agent.name = f"policy:{Path(path).stem}"
         agent.path = str(path)
         return agent
@@ -217,10 +224,23 @@ def policy_errors() -> Iterator[None]:
 
 @lru_cache(maxsize=32)
 def _load_npz(path: str, mtime_ns: int, size: int
-              ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+              ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str, tuple[str, ...]]:
     """Arrays of one version of a policy file (the file's mtime and size key the cache)."""
     arrays = read_archive(Path(path), "policy")
-    return _layers_of(arrays, path), _activation_of(arrays, path)
+    return _layers_of(arrays, path), _activation_of(arrays, path), kinds_of(arrays, path)
+
+
+def kinds_of(arrays: dict[str, Any], path: str) -> tuple[str, ...]:
+    """The file's ``kinds`` (decision kinds it was trained at; empty if absent)."""
+    value = arrays.get("kinds")
+    if value is None:
+        return ()
+    names = value.tolist() if value.dtype.kind == "U" and value.ndim == 1 else None
+    if not names or not all(n.isidentifier() for n in names) or len(names) > 64:
+        raise PolicyFileError(f"{path} is not an exported formosa policy: kinds must be a "
+                              "1-D array of 1-64 decision kind names, got "
+                              f"{value.dtype} of shape {value.shape}")
+    return tuple(names)
 
 
 def read_archive(file: Path, noun: str) -> dict[str, np.ndarray]:

@@ -281,26 +281,64 @@ def load_afterstate_agent(game: str, seed: int | None, root: Root | None = None)
 
 def _residual_agent(spec: str, game: str, network: Any, seed: int | None,
                     root: Root | None) -> Agent:
-    """The network overruling the heuristic at the seat counts of the entry's
-    ``residual_at`` parts, each with its margin (the network alone elsewhere)."""
+    """The residual agent at the seat counts of the entry's ``residual_at`` parts, each
+    with its margin and, where the part names its own ``file``, that network (checked by
+    its own sha256); the shipped network alone at the other seat counts."""
+    from .base import SeatCountAgent
     from .policy import PolicyAgent
     from .residual import ResidualAgent
 
-    margins = {}
+    shared, own = {}, {}
     for count, part in _seat_count_parts(game, manifest_entry(game, root),
                                          "residual_at").items():
-        margin = part.get("margin")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
-                or not 0 <= margin < float("inf"):
-            raise PretrainedError(f"pretrained manifest for {game}: residual_at[{count}] "
-                                  f"needs a margin >= 0, got {margin!r}; run "
-                                  f"{REGENERATE.format(game=game)}")
-        margins[count] = float(margin)
+        margin = _part_margin(game, count, part)
+        if "file" in part:
+            own[count] = ResidualAgent(game, _part_policy(game, part, root, seed), margin,
+                                       seed)
+        else:
+            shared[count] = margin
     policy = PolicyAgent(network.layers, network.activation, seed=seed)
     policy.path = network.path
-    agent = ResidualAgent(game, policy, seed=seed, at_players=margins)
-    agent.name = spec
+    default: Agent = ResidualAgent(game, policy, seed=seed, at_players=shared) \
+        if shared else policy
+    agent = SeatCountAgent(own, default) if own else default
+    for part_agent in (default, agent, *own.values()):
+        part_agent.name = spec
     return agent
+
+
+def _part_margin(game: str, count: int, part: dict[str, Any]) -> float:
+    """The margin of a ``residual_at`` part (:class:`PretrainedError` unless >= 0)."""
+    margin = part.get("margin")
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
+            or not 0 <= margin < float("inf"):
+        raise PretrainedError(f"pretrained manifest for {game}: residual_at[{count}] "
+                              f"needs a margin >= 0, got {margin!r}; run "
+                              f"{REGENERATE.format(game=game)}")
+    return float(margin)
+
+
+def _part_policy(game: str, part: dict[str, Any], root: Root | None,
+                 seed: int | None) -> Any:
+    """The network a ``residual_at`` part ships in its own ``file`` (sha256 checked,
+    its sizes those of the game now)."""
+    from .policy import PolicyAgent, PolicyFileError, _activation_of, _layers_of, kinds_of
+
+    entry = manifest_entry(game, root)
+    path = (package_root() if root is None else root) / str(part["file"])
+    data = _read_checked(game, path, part)
+    _check_current(game, path, entry)
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+        policy = PolicyAgent(_layers_of(arrays, str(path)), _activation_of(arrays, str(path)),
+                             seed=seed, kinds=kinds_of(arrays, str(path)))
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, PolicyFileError) as exc:
+        raise PretrainedError(f"pretrained network for {game}: {path} cannot be played "
+                              f"({exc}); run {REGENERATE.format(game=game)}") from None
+    policy.path = str(path)
+    policy.check_fits(entry["observation_size"], entry["num_actions"], game)
+    return policy
 
 
 def _seat_count_parts(game: str, entry: dict[str, Any], key: str = "afterstate_at"

@@ -19,6 +19,10 @@ the heuristic's move too, whichever that is).
 With ``at_players`` (seat count -> margin; the shipped agent's ``residual_at`` parts,
 :mod:`formosa_envs.agents.pretrained`) it overrules the heuristic only at tables of those
 seat counts, each with its margin, and plays the network alone at the others.
+
+A network file with ``kinds`` (trained only at those decision kinds, e.g. Flowers'
+``keep_or_cash``: :mod:`formosa_envs.agents.policy`) is asked only at decisions of those
+kinds; the heuristic plays every other decision.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import numpy as np
 
 from .base import StateAgent
 from .heuristics import HeuristicAgent
-from .policy import PolicyAgent
+from .policy import PolicyAgent, PolicyMismatchError
 from .specs import AgentSpecError
 from .threads import one_blas_thread
 
@@ -50,6 +54,10 @@ class ResidualAgent(StateAgent):
         for value in [margin, *(at_players or {}).values()]:
             if not math.isfinite(value) or value < 0:
                 raise ValueError(f"margin must be a finite number >= 0, got {value!r}")
+        if policy.kinds and at_players is not None:
+            raise ValueError("a network trained only at some decision kinds "
+                             f"({', '.join(policy.kinds)}) cannot play alone at other seat "
+                             "counts: give no at_players")
         self.heuristic = HeuristicAgent(game, seed=seed)
         self.policy = policy
         self.single_blas_thread = policy.single_blas_thread
@@ -77,6 +85,8 @@ class ResidualAgent(StateAgent):
         if len(legal) < 2:
             return legal[0]
         self.policy.bind(game)
+        if self.policy.kinds and not self._network_decides(game, state):
+            return self.heuristic.act_on_state(game, state)
         seat = game.current_player(state)
         scores = self.policy.legal_logits(np.asarray(game.observe(state, seat), np.float32),
                                           legal)
@@ -90,6 +100,16 @@ class ResidualAgent(StateAgent):
             self.deviations += 1
             return int(legal[best])
         return move
+
+    def _network_decides(self, game: Any, state: Any) -> bool:
+        """Whether the pending decision is of a kind the network was trained at (the
+        kinds must all be kinds of ``game``: else :class:`PolicyMismatchError`)."""
+        unknown = set(self.policy.kinds) - set(game.handlers)
+        if unknown:
+            raise PolicyMismatchError(
+                f"policy {self.policy.path or ''} was trained at decisions "
+                f"{', '.join(sorted(unknown))} that {game.name} does not have")
+        return state.stack[-1].kind in self.policy.kinds
 
 
 def build_residual(spec: str, arg: str, game: str, seed: int | None) -> ResidualAgent:

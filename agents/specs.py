@@ -208,7 +208,11 @@ def _policy(spec: str, arg: str, game: str, seed: int | None) -> Agent:
                              "actor: use the .npz beside it, or export one with "
                              "python -m formosa_envs.training.ppo.export MODEL.zip OUT.npz")
     from .policy import PolicyAgent
-    return PolicyAgent.load(arg, seed=seed)
+    agent = PolicyAgent.load(arg, seed=seed)
+    if agent.kinds:
+        raise AgentSpecError(f"{arg} was trained only at {', '.join(agent.kinds)} decisions; "
+                             f"play it as residual:{arg} (the heuristic everywhere else)")
+    return agent
 
 
 def _az(spec: str, arg: str, game: str, seed: int | None) -> Agent:

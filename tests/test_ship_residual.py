@@ -66,3 +66,59 @@ def test_bad_arguments_are_one_line(shipped: Path, capsys: pytest.CaptureFixture
                               str(shipped)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and words in err
+
+
+def _kinds_network(path: Path, game_name: str = "flowers") -> Path:
+    """A small network of ``game_name`` trained (as its file says) at keep-or-cash only."""
+    import numpy as np
+    from formosa_envs.training.common.network_export import save_network_npz
+
+    from formosa_envs.games import make_game
+    game = make_game(game_name)
+    w0 = np.full((4, game.observation_size), 0.01, np.float32)
+    layers = [(w0, np.zeros(4, np.float32)),
+              (np.zeros((game.num_actions, 4), np.float32), np.zeros(game.num_actions,
+                                                                      np.float32))]
+    return save_network_npz(layers, None, "relu", path, ["keep_or_cash"])
+
+
+def test_a_network_of_its_own_is_copied_checked_and_played(
+        shipped: Path, script: Callable) -> None:
+    from formosa_envs.agents.base import SeatCountAgent
+    from formosa_envs.agents.policy import PolicyAgent
+    from formosa_envs.agents.pretrained import PretrainedError
+
+    net = _kinds_network(shipped.parent / "best.npz")
+    (shipped.parent / "run").mkdir()
+    (shipped.parent / "run" / "report.json").write_text(json.dumps({"epochs": 3}))
+    final = shipped.parent / "final.json"
+    final.write_text(json.dumps({"game": "flowers", "agent": f"residual:{net}:0.5"}))
+    assert script("ship_residual").cli([
+        "flowers", "--players", "4", "--margin", "0.5", "--eval", str(final), "--network",
+        str(net), "--run", str(shipped.parent / "run"), "--out", str(shipped)]) == 0
+    part = json.loads((shipped / MANIFEST).read_text())["games"]["flowers"]["residual_at"]["4"]
+    assert part["file"] == "flowers_4p_residual.npz" and part["kinds"] == ["keep_or_cash"]
+    assert part["training"] == {"epochs": 3} and part["bytes"] == net.stat().st_size
+    agent = build_pretrained("pretrained", "", "flowers", 0, root=shipped)
+    assert isinstance(agent, SeatCountAgent)
+    four = agent.pick(4)
+    assert isinstance(four, ResidualAgent) and four.margin == 0.5
+    assert four.policy.kinds == ("keep_or_cash",)
+    assert isinstance(agent.pick(2), PolicyAgent) and not agent.pick(2).kinds
+    (shipped / part["file"]).write_bytes(net.read_bytes()[:-1] + b"x")
+    with pytest.raises(PretrainedError, match="does not match its manifest"):
+        build_pretrained("pretrained", "", "flowers", 0, root=shipped)
+
+
+def test_a_network_of_another_game_is_refused(shipped: Path, script: Callable,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    net = _kinds_network(shipped.parent / "tea.npz", "tea")
+    final = shipped.parent / "final.json"
+    final.write_text(json.dumps({"game": "flowers", "agent": f"residual:{net}:0.5"}))
+    before = (shipped / MANIFEST).read_bytes()
+    assert script("ship_residual").cli([
+        "flowers", "--players", "4", "--margin", "0.5", "--eval", str(final), "--network",
+        str(net), "--out", str(shipped)]) == 2
+    assert "does not fit flowers with 4 players" in capsys.readouterr().err
+    assert (shipped / MANIFEST).read_bytes() == before
+    assert not (shipped / "flowers_4p_residual.npz").exists()

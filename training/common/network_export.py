@@ -13,6 +13,7 @@ network of the same layout with the prefix ``v``: ``vw0, vb0, ..., vw_out, vb_ou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -23,10 +24,13 @@ Layers = list[tuple[np.ndarray, np.ndarray]]
 """``(weight (out, in), bias (out,))`` per linear layer, input first."""
 
 
-def network_arrays(policy: Layers, value: Layers | None, activation: str
-                   ) -> dict[str, np.ndarray]:
-    """The ``.npz`` arrays of a policy (and value) network, as float32."""
+def network_arrays(policy: Layers, value: Layers | None, activation: str,
+                   kinds: Sequence[str] = ()) -> dict[str, np.ndarray]:
+    """The ``.npz`` arrays of a policy (and value) network, as float32, with ``kinds``
+    (the decision kinds it was trained at) when it was trained at some kinds only."""
     arrays: dict[str, np.ndarray] = {"activation": np.array(activation)}
+    if kinds:
+        arrays["kinds"] = np.array(list(kinds), dtype=str)
     for prefix, layers in (("", policy), ("v", value or [])):
         for i, (w, b) in enumerate(layers):
             tag = "_out" if i == len(layers) - 1 else str(i)
@@ -36,7 +40,7 @@ def network_arrays(policy: Layers, value: Layers | None, activation: str
 
 
 def save_network_npz(policy: Layers, value: Layers | None, activation: str,
-                     path: str | Path) -> Path:
+                     path: str | Path, kinds: Sequence[str] = ()) -> Path:
     """Write the network to ``path`` atomically (a reader never sees half a file)."""
     if value is not None and value[-1][0].shape[0] != 1:
         raise ValueError(f"the value head's last layer must have 1 output, got "
@@ -44,7 +48,7 @@ def save_network_npz(policy: Layers, value: Layers | None, activation: str,
     path = Path(path)
     make_folder(path.parent, "the output folder")  # only the last folder is made
     tmp = path.with_name(f".{path.stem}.tmp.npz")
-    np.savez(tmp, **network_arrays(policy, value, activation))
+    np.savez(tmp, **network_arrays(policy, value, activation, kinds))
     tmp.replace(path)
     return path
 

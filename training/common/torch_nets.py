@@ -4,6 +4,7 @@ logits, and the export of a policy tower and a value tower to the numpy network 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,11 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
 
 
-def export(net: Any, activation: str, path: Path) -> Path:
+def export(net: Any, activation: str, path: Path, kinds: Sequence[str] = ()) -> Path:
     """Write a network with ``policy`` and ``value`` towers (``nn.Sequential``) as a
-    policy-with-value ``.npz``, playable as ``policy:`` and ``az:``."""
+    policy-with-value ``.npz``, playable as ``policy:`` and ``az:`` (with ``kinds``, the
+    decision kinds it was trained at: as ``residual:`` only)."""
     def layers(seq: nn.Sequential) -> list[tuple[np.ndarray, np.ndarray]]:
         return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
                 for m in seq if isinstance(m, nn.Linear)]
-    return save_network_npz(layers(net.policy), layers(net.value), activation, path)
+    return save_network_npz(layers(net.policy), layers(net.value), activation, path, kinds)

@@ -157,11 +157,11 @@ def load_datasets(folders: str | Path | list[str | Path]) -> ImitationData:
     paths = [folders] if isinstance(folders, (str, Path)) else list(folders)
     parts = [load_data(p) for p in paths]
     first = parts[0].manifest
-    keys = ("game", "observation_size", "num_actions")
+    keys = ("game", "observation_size", "num_actions", "kinds")
     for path, part in zip(paths[1:], parts[1:], strict=True):
-        if any(part.manifest[k] != first[k] for k in keys):
-            theirs = ", ".join(f"{k} {part.manifest[k]}" for k in keys)
-            ours = ", ".join(f"{k} {first[k]}" for k in keys)
+        if any(part.manifest.get(k) != first.get(k) for k in keys):
+            theirs = ", ".join(f"{k} {part.manifest.get(k)}" for k in keys)
+            ours = ", ".join(f"{k} {first.get(k)}" for k in keys)
             raise DataError(f"imitation data {path}: {theirs} differs from {paths[0]} "
                             f"({ours}); only data of one game and layout can be joined")
     if len(parts) == 1:
@@ -325,12 +325,13 @@ def _save(run: Path, net: CloneNet, opt: torch.optim.Optimizer, config: BCConfig
 
 def _finish(run: Path, net: CloneNet, config: BCConfig, history: list[dict[str, Any]],
             best: dict[str, Any] | None, manifest: dict[str, Any]) -> dict[str, Any]:
-    export(net, config.activation, run / "final.npz")
+    kinds = manifest.get("kinds") or ()
+    export(net, config.activation, run / "final.npz", kinds)
     if best is not None:
         final_state = _copy(net)
         net.policy.load_state_dict(best["policy_state"])
         net.value.load_state_dict(best["value_state"])
-        export(net, config.activation, run / "best.npz")
+        export(net, config.activation, run / "best.npz", kinds)
         net.load_state_dict(final_state)
     report = {"game": manifest["game"], "num_players": manifest["num_players"],
               "data_rows": manifest["rows"], "data_games": manifest["games"],

@@ -115,6 +115,9 @@ class DataSettings:
     value_temperature: float = 0.0
     """When positive, record a softmax of the teacher's root mean values over this
     temperature as ``target`` (a teacher that values every move alike: ``flat``)."""
+    kinds: list[str] = field(default_factory=list)
+    """When set, record only decisions of these kinds (``state.stack[-1].kind``, e.g.
+    Flowers' ``keep_or_cash``); with a ``learner``, the teacher is asked only there."""
 
     @property
     def soft_targets(self) -> bool:
@@ -143,6 +146,21 @@ class DataSettings:
         for spec in [self.teacher, *self.opponents] + ([self.learner] if self.learner else []):
             make_agent(spec, self.game, 0)  # AgentSpecError names a bad spec
         self._validate_targets()
+        self._validate_kinds()
+
+    def _validate_kinds(self) -> None:
+        known = sorted(make_game(self.game, num_players=self.num_players,
+                                 **self.options).handlers)
+        if not isinstance(self.kinds, list) or not all(isinstance(k, str) for k in self.kinds):
+            raise ConfigError(f"kinds must be a list of decision kinds, got {self.kinds!r}")
+        unknown = [k for k in self.kinds if k not in known]
+        if unknown:
+            raise ConfigError(f"unknown decision kind {unknown[0]!r} for {self.game}; its "
+                              f"kinds: {', '.join(known)}")
+
+    def records(self, state: Any) -> bool:
+        """Whether a decision in ``state`` is of a recorded kind."""
+        return not self.kinds or state.stack[-1].kind in self.kinds
 
     def _validate_targets(self) -> None:
         temperature = self.value_temperature
@@ -200,7 +218,7 @@ def play_recorded(game: Any, settings: DataSettings, g: int) -> tuple[dict[str, 
             game.resolve_chance(state, rng)
             continue
         action = int(agents[seat].act_on_state(game, state))
-        if seat in recorded:
+        if seat in recorded and settings.records(state):
             label = action if labeller is None else int(labeller.act_on_state(game, state))
             rows["obs"].append(np.asarray(game.observe(state, seat), dtype=np.float32))
             rows["mask"].append(np.packbits(np.asarray(game.legal_mask(state), dtype=bool)))
@@ -346,13 +364,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--value-targets", type=positive_float, default=0.0, metavar="T",
                    help="also record a softmax of the teacher's root values over "
                    "temperature T as soft targets (a flat:M teacher)")
+    p.add_argument("--kinds", default="", help="comma-separated decision kinds: record "
+                   "only those decisions (e.g. keep_or_cash; default: every decision)")
     p.add_argument("--out", required=True, help="a new (or empty) folder for the data")
     args = p.parse_args(argv)
     opponents = [s.strip() for s in args.opponents.split(",")] if args.opponents else []
     settings = DataSettings(args.game, args.games, args.teacher, opponents, args.players,
                             args.seed, args.chunk, learner=args.learner,
                             visit_targets=args.visit_targets,
-                            value_temperature=args.value_targets)
+                            value_temperature=args.value_targets,
+                            kinds=[k.strip() for k in args.kinds.split(",") if k.strip()])
     m = generate(settings, args.out, args.workers)
     print(f"wrote {m['rows']:,} decisions of {m['games']:,} {args.game} games to {args.out} "
           f"in {m['elapsed_s']:.1f} s")
