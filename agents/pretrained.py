@@ -21,7 +21,9 @@ solo games) replace that evaluator at tables of their seat count. Its ``residual
 parts (seat count -> ``{"margin": M, ...}``) make ``pretrained`` the residual agent
 (:mod:`formosa_envs.agents.residual`: the heuristic, overruled by the network where the
 network's move leads by more than ``M``) at tables of those seat counts, and the network
-alone at the others.
+alone at the others; a part with its own ``file`` (and ``sha256``, checked the same way)
+overrules the heuristic with that network instead (one trained for that seat count, e.g.
+at some decision kinds only).
 
 The files are package data in ``agents/pretrained/``: one ``<game>.npz`` per game (the
 format of :mod:`formosa_envs.training.common.network_export`, weights stored as float16 and upcast

@@ -8,9 +8,18 @@ cash). Prints a running tally per game.
 ``python benchmarks/flowers_search_edge.py search-only --kinds play --games 120 --seed
 9400000 [--players 4]`` (``--kinds``: any of play, capture, cash) seats one player that
 searches on the named kinds only (the heuristic elsewhere) against P-1 heuristics, seats
-rotated: its win share every 20 games.
+rotated: its win share every 20 games. ``--search SPEC`` names another search (default
+``mcts:200:heuristic``; e.g. ``flat:64``, the keep-or-cash teacher of
+``training/configs/flowers_4p_cash_bc.toml``).
 
-Both read only what the deciding seat may see (the search determinizes, as ``mcts`` does);
+``python benchmarks/flowers_search_edge.py cash-regret --network RUN/best.npz --games 160
+--seed 9600000`` plays heuristic games and, at every keep-or-cash choice of the seat
+``game % P``, values both answers with ``flat:128`` (the values the network's teacher
+estimates, with twice the play-outs): the mean regret (best value minus the chosen
+answer's) and the agreement with the best answer, of the heuristic, of the network's
+answer and of always keeping or always cashing.
+
+All read only what the deciding seat may see (the search determinizes, as ``mcts`` does);
 the seeds are diagnostic seeds, disjoint from the tournament seed 7,000,000 and the
 validation seed 8,000,000. docs/learned-agents.md ("Where the 4-player edge is") reports
 their figures.
@@ -74,9 +83,9 @@ def disagree(players: int, games: int, seed: int) -> Counter:
 class SearchOn(StateAgent):
     """The search on decisions of ``kinds`` with a choice, the heuristic on the others."""
 
-    def __init__(self, kinds: set[str], seed: int) -> None:
+    def __init__(self, kinds: set[str], seed: int, search: str = SEARCH) -> None:
         self.kinds = kinds
-        self.search = make_agent(SEARCH, "flowers", seed)
+        self.search = make_agent(search, "flowers", seed)
         self.heuristic = make_agent("heuristic", "flowers", seed + 1)
 
     def reset(self) -> None:
@@ -89,13 +98,14 @@ class SearchOn(StateAgent):
         return self.heuristic.act_on_state(game, state)
 
 
-def search_only(kinds: set[str], players: int, games: int, seed: int) -> float:
+def search_only(kinds: set[str], players: int, games: int, seed: int,
+                search: str = SEARCH) -> float:
     """The searching seat's win share against ``players - 1`` heuristics, seats rotated."""
     game = make_game("flowers", num_players=players)
     wins, start = 0.0, time.time()
     for k in range(games):
         me = k % players
-        agents = [SearchOn(kinds, seed + 10 * k) if i == me else
+        agents = [SearchOn(kinds, seed + 10 * k, search) if i == me else
                   make_agent("heuristic", "flowers", seed + 10 * k + i) for i in range(players)]
         wins += play_game(game, agents, seed + k).wins[me]
         if (k + 1) % 20 == 0 or k + 1 == games:
@@ -105,22 +115,66 @@ def search_only(kinds: set[str], players: int, games: int, seed: int) -> float:
     return wins / games
 
 
+def cash_regret(network: str, players: int, games: int, seed: int) -> dict[str, float]:
+    """Regret of each answer at the heuristic seat's keep-or-cash choices (``flat:128``)."""
+    from formosa_envs.agents.policy import PolicyAgent
+
+    from formosa_envs.games.flowers.actions import CASH, KEEP
+
+    game, policy = make_game("flowers", num_players=players), PolicyAgent.load(network)
+    flat, rng, rows = make_agent("flat:128", "flowers", seed), np.random.default_rng(seed), []
+    for k in range(games):
+        state, chance = game.new_initial_state(), np.random.default_rng(seed + k)
+        while not game.is_terminal(state):
+            seat = game.current_player(state)
+            if seat < 0:
+                game.resolve_chance(state, chance)
+                continue
+            move = heuristic.choose(game, state, rng)
+            if seat == k % players and decision_kind(state) == "cash":
+                flat.act_on_state(game, state)
+                keep, cash = (flat.last_search[a][1] for a in (KEEP, CASH))
+                logits = policy.logits(np.asarray(game.observe(state, seat), np.float32))
+                rows.append((keep, cash, move == KEEP, logits[KEEP] > logits[CASH]))
+            game.apply_action(state, move)
+    keep, cash, heuristic_keeps, network_keeps = (np.array(c) for c in zip(*rows, strict=True))
+    best = np.maximum(keep, cash)
+    answers = {"heuristic": heuristic_keeps, "network": network_keeps,
+               "always keep": np.ones_like(keep, bool), "always cash": np.zeros_like(keep, bool)}
+    print(f"{len(rows)} keep-or-cash choices; flat:128 prefers keeping at "
+          f"{np.mean(keep > cash):.1%}")
+    out = {}
+    for name, keeps in answers.items():
+        chosen = np.where(keeps, keep, cash)
+        out[name] = float(np.mean(best - chosen))
+        print(f"{name:12s} mean regret {out[name]:.4f}, the best answer at "
+              f"{np.mean(chosen == best):.1%}, keeps at {np.mean(keeps):.1%}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one diagnostic."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("mode", choices=("disagree", "search-only"))
+    p.add_argument("mode", choices=("disagree", "search-only", "cash-regret"))
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     p.add_argument("--games", type=positive_int, default=40)
     p.add_argument("--seed", type=positive_int, default=9_200_000)
     p.add_argument("--kinds", default="cash", help=f"comma-separated, of {KINDS}")
+    p.add_argument("--network", default="", help="cash-regret: the network's .npz")
+    p.add_argument("--search", default=SEARCH, help=f"the search's spec (default {SEARCH})")
     args = p.parse_args(argv)
     kinds = set(args.kinds.split(","))
     if not kinds <= set(KINDS):
         p.error(f"--kinds: unknown {sorted(kinds - set(KINDS))}; known: {KINDS}")
-    if args.mode == "disagree":
+    if args.mode == "cash-regret":
+        if not args.network:
+            p.error("cash-regret needs --network PATH.npz")
+        cash_regret(args.network, args.players, args.games, args.seed)
+    elif args.mode == "disagree":
         disagree(args.players, args.games, args.seed)
     else:
-        search_only(kinds, args.players, args.games, args.seed)
+        make_agent(args.search, "flowers")  # a bad spec fails here, before any game
+        search_only(kinds, args.players, args.games, args.seed, args.search)
     return 0
 
 

@@ -137,3 +137,16 @@ def test_data_of_other_kinds_is_not_joined(cash_data: Path, tmp_path: Path) -> N
              show_progress=False)
     with pytest.raises(Exception, match="kinds"):
         load_datasets([cash_data, every])
+
+
+def test_a_network_cloned_from_such_data_carries_its_kinds(cash_data: Path,
+                                                           tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from formosa_envs.training.imitation.bc import train_bc
+    from formosa_envs.training.imitation.config import BCConfig
+
+    config = BCConfig(hidden=[8], value_hidden=[4], epochs=2, batch_size=16, threads=1)
+    report = train_bc(cash_data, tmp_path / "run", config)
+    assert report["kinds"] == [KC]
+    for name in ("best.npz", "final.npz"):
+        assert PolicyAgent.load(tmp_path / "run" / name).kinds == (KC,)

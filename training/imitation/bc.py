@@ -335,7 +335,7 @@ def _finish(run: Path, net: CloneNet, config: BCConfig, history: list[dict[str, 
         net.load_state_dict(final_state)
     report = {"game": manifest["game"], "num_players": manifest["num_players"],
               "data_rows": manifest["rows"], "data_games": manifest["games"],
-              "init": manifest.get("init"),
+              "init": manifest.get("init"), "kinds": list(kinds),
               "config": asdict(config), "epochs": len(history),
               "best": {k: v for k, v in (best or {}).items() if not k.endswith("_state")},
               "final": history[-1] if history else {}, "history": history,
@@ -372,7 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     report = train_bc(args.data, args.out, config, resume=args.resume, init=args.init)
     best = report["best"]
     print(f"best epoch {best.get('epoch')}: held-out agreement {best.get('agreement', 0):.1%}; "
-          f"play it as policy:{Path(args.out) / 'best.npz'}")
+          f"play it as {'residual' if report['kinds'] else 'policy'}:"
+          f"{Path(args.out) / 'best.npz'}")
     return 0
 
 
