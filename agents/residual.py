@@ -64,7 +64,8 @@ class ResidualAgent(StateAgent):
         self.margin = float(margin)
         self.at_players = None if at_players is None else dict(at_players)
         self.choices = 0
-        """Decisions with a choice so far (the agent's life)."""
+        """Decisions with a choice the network was asked at so far (the agent's life):
+        every one, unless the network's file names decision kinds."""
         self.deviations = 0
         """Of those, the decisions the network's lead decided (its move played because it
         led the heuristic's move, or every other move, by more than the margin)."""
