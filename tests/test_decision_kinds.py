@@ -3,6 +3,8 @@ array of an exported file, and the residual agent that asks such a network only 
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -137,6 +139,12 @@ def test_data_of_other_kinds_is_not_joined(cash_data: Path, tmp_path: Path) -> N
              show_progress=False)
     with pytest.raises(Exception, match="kinds"):
         load_datasets([cash_data, every])
+    manifest = json.loads((every / "manifest.json").read_text())
+    del manifest["kinds"]  # a folder written before --kinds existed: every decision
+    older = tmp_path / "older"
+    shutil.copytree(every, older)
+    (older / "manifest.json").write_text(json.dumps(manifest))
+    assert len(load_datasets([every, older])) == 2 * len(load_data(every))
 
 
 def test_a_network_cloned_from_such_data_carries_its_kinds(cash_data: Path,

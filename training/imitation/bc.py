@@ -44,7 +44,12 @@ import torch
 from formosa_envs.agents.files import AgentFileError, read_agent_file
 from formosa_envs.training.common.torch_nets import export, masked_logits, mlp
 from formosa_envs.training.imitation.config import BCConfig, default_config_path, load_bc_config
-from formosa_envs.training.imitation.dataset import ImitationData, load_data, read_manifest
+from formosa_envs.training.imitation.dataset import (
+    ImitationData,
+    data_layout,
+    load_data,
+    read_manifest,
+)
 from torch import nn
 
 from formosa_envs.core.errors import ConfigError, DataError
@@ -157,11 +162,10 @@ def load_datasets(folders: str | Path | list[str | Path]) -> ImitationData:
     paths = [folders] if isinstance(folders, (str, Path)) else list(folders)
     parts = [load_data(p) for p in paths]
     first = parts[0].manifest
-    keys = ("game", "observation_size", "num_actions", "kinds")
     for path, part in zip(paths[1:], parts[1:], strict=True):
-        if any(part.manifest.get(k) != first.get(k) for k in keys):
-            theirs = ", ".join(f"{k} {part.manifest.get(k)}" for k in keys)
-            ours = ", ".join(f"{k} {first.get(k)}" for k in keys)
+        if data_layout(part.manifest) != data_layout(first):
+            theirs = ", ".join(f"{k} {v}" for k, v in data_layout(part.manifest).items())
+            ours = ", ".join(f"{k} {v}" for k, v in data_layout(first).items())
             raise DataError(f"imitation data {path}: {theirs} differs from {paths[0]} "
                             f"({ours}); only data of one game and layout can be joined")
     if len(parts) == 1:

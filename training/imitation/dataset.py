@@ -75,6 +75,14 @@ def load_data(folder: str | Path) -> ImitationData:
     return ImitationData(manifest, mask=mask, **joined)
 
 
+def data_layout(manifest: dict[str, Any]) -> dict[str, Any]:
+    """What two data folders must share to be joined: the game, the observation and action
+    sizes and the recorded decision kinds (a folder written before ``--kinds`` existed
+    holds every kind)."""
+    return {"game": manifest["game"], "observation_size": manifest["observation_size"],
+            "num_actions": manifest["num_actions"], "kinds": manifest.get("kinds") or []}
+
+
 def read_manifest(root: Path) -> dict[str, Any]:
     """The checked ``manifest.json`` of data folder ``root`` (:class:`DataError` if unusable)."""
     path = root / "manifest.json"
