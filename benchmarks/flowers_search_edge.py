@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from formosa_envs.agents import make_agent  # noqa: E402
+from formosa_envs.agents import AgentSpecError, make_agent  # noqa: E402
 from formosa_envs.agents.base import StateAgent  # noqa: E402
 from formosa_envs.agents.heuristics import flowers as heuristic  # noqa: E402
 
@@ -166,14 +166,19 @@ def main(argv: list[str] | None = None) -> int:
     kinds = set(args.kinds.split(","))
     if not kinds <= set(KINDS):
         p.error(f"--kinds: unknown {sorted(kinds - set(KINDS))}; known: {KINDS}")
+    if args.mode == "cash-regret" and not args.network:
+        p.error("cash-regret needs --network PATH.npz")
+    try:  # a bad spec or network file is one line, before any game
+        make_agent(args.search, "flowers")
+        if args.network:
+            make_agent(f"residual:{args.network}", "flowers")
+    except AgentSpecError as exc:
+        p.error(str(exc))
     if args.mode == "cash-regret":
-        if not args.network:
-            p.error("cash-regret needs --network PATH.npz")
         cash_regret(args.network, args.players, args.games, args.seed)
     elif args.mode == "disagree":
         disagree(args.players, args.games, args.seed)
     else:
-        make_agent(args.search, "flowers")  # a bad spec fails here, before any game
         search_only(kinds, args.players, args.games, args.seed, args.search)
     return 0
 

@@ -75,12 +75,12 @@ def read_evaluation(path: Path, game: str, margin: float) -> dict[str, Any]:
 
 def own_network(args: Any, folder: Path) -> dict[str, Any]:
     """Copy ``--network`` into ``folder`` (checked: a playable policy of the game) and
-    return the part's record of it; ``--run``/``--data`` add the training and data."""
+    return the part's record of it; ``--run``/``--data`` add the training and data. Every
+    input is read and checked before the copy is written."""
     game = make_game(args.game, num_players=args.players)
     policy = PolicyAgent.load(args.network).bind(game)  # AgentSpecError names a bad file
     name = f"{args.game}_{args.players}p_residual.npz"
     data = args.network.read_bytes()
-    (folder / name).write_bytes(data)
     record: dict[str, Any] = {"file": name, "network": name, "sha256": file_sha256(data),
                               "bytes": len(data), "kinds": list(policy.kinds),
                               "source": str(args.network)}
@@ -89,6 +89,7 @@ def own_network(args: Any, folder: Path) -> dict[str, Any]:
     if args.data is not None:
         manifest = _json_file(args.data / "manifest.json", "--data")
         record["data"] = {k: v for k, v in manifest.items() if k != "shards"}
+    (folder / name).write_bytes(data)
     return record
 
 
@@ -126,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{info.min_players}-{info.max_players}")
     if not 0 <= args.margin < math.inf:
         p.error(f"--margin {args.margin}: must be a finite number >= 0")
+    if args.network is None and (args.run is not None or args.data is not None):
+        p.error("--run and --data describe a --network; give the network too")
     finals = [read_evaluation(path, args.game, args.margin) for path in args.eval]
     timing = read_evaluation(args.timing, args.game, args.margin) if args.timing else None
     folder = args.out or manifest_path().parent

@@ -17,7 +17,7 @@ from formosa_envs.training.common.network_export import save_network_npz
 from formosa_envs.training.imitation.data import DataSettings, generate, load_data
 
 from formosa_envs.core.engine import CHANCE
-from formosa_envs.core.errors import ConfigError
+from formosa_envs.core.errors import ConfigError, DataError
 from formosa_envs.games import make_game
 from formosa_envs.games.flowers.actions import CASH, KEEP
 
@@ -137,7 +137,7 @@ def test_data_of_other_kinds_is_not_joined(cash_data: Path, tmp_path: Path) -> N
     every = tmp_path / "every"
     generate(DataSettings("flowers", 1, num_players=4, seed=1), every, workers=1,
              show_progress=False)
-    with pytest.raises(Exception, match="kinds"):
+    with pytest.raises(DataError, match=r"kinds \[\] differs .*kinds \['keep_or_cash'\]"):
         load_datasets([cash_data, every])
     manifest = json.loads((every / "manifest.json").read_text())
     del manifest["kinds"]  # a folder written before --kinds existed: every decision

@@ -122,3 +122,20 @@ def test_a_network_of_another_game_is_refused(shipped: Path, script: Callable,
     assert "does not fit flowers with 4 players" in capsys.readouterr().err
     assert (shipped / MANIFEST).read_bytes() == before
     assert not (shipped / "flowers_4p_residual.npz").exists()
+
+
+def test_a_bad_run_folder_leaves_nothing_behind(shipped: Path, script: Callable,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    net = _kinds_network(shipped.parent / "best.npz")
+    final = shipped.parent / "final.json"
+    final.write_text(json.dumps({"game": "flowers", "agent": f"residual:{net}:0.5"}))
+    before = (shipped / MANIFEST).read_bytes()
+    common = ["flowers", "--players", "4", "--margin", "0.5", "--eval", str(final),
+              "--out", str(shipped)]
+    assert script("ship_residual").cli([*common, "--network", str(net), "--run",
+                                        str(shipped.parent / "no-run")]) == 2
+    assert "--run: " in capsys.readouterr().err
+    assert script("ship_residual").cli([*common, "--data", str(shipped.parent)]) == 2
+    assert "give the network too" in capsys.readouterr().err
+    assert (shipped / MANIFEST).read_bytes() == before
+    assert not (shipped / "flowers_4p_residual.npz").exists()
