@@ -16,6 +16,13 @@ from the same generator seed), so the root's mean values are comparable estimate
 action's value: ``last_search`` holds them (action -> (play-outs, mean value)). That is
 what a value-target teacher needs (:mod:`formosa_envs.training.imitation.targets`).
 The agent determinizes before every play-out, so it never uses hidden information.
+
+With ``value="win"`` (spec ``flat:M[:MARGIN]:win``) every play-out runs to the end of the
+game and is valued by the seat's share of the victory (1 for a sole winner, ``1/k`` for
+each of ``k`` tied leaders, else 0): the quantity a win-share evaluation counts. The
+default value (round horizon, a bounded mean score lead over the opponents, and rank
+returns at the end of the game) rewards second place over third, and a large lead no more
+than a lead of ``score_scale``; the two can rank a choice differently.
 """
 
 from __future__ import annotations
@@ -24,7 +31,12 @@ from typing import Any
 
 import numpy as np
 
+from formosa_envs.evaluation.ratings import win_shares
+
 from .mcts import MCTSAgent, _round, stop_check
+
+VALUES = ("lead", "win")
+"""What a play-out is worth: the ``mcts`` value up to the round's end, or the win share."""
 
 
 class FlatMonteCarloAgent(MCTSAgent):
@@ -34,9 +46,15 @@ class FlatMonteCarloAgent(MCTSAgent):
 
     def __init__(self, playouts: int = 16, seed: int | None = None, *,
                  horizon: str = "round", score_scale: float = 40.0,
-                 margin: float | None = None) -> None:
-        """Configure the play-outs (``horizon`` and ``score_scale`` as in ``mcts``) and
-        the ``margin`` the best move must lead the heuristic's by (None: no heuristic)."""
+                 margin: float | None = None, value: str = "lead") -> None:
+        """Configure the play-outs (``horizon`` and ``score_scale`` as in ``mcts``), the
+        ``margin`` the best move must lead the heuristic's by (None: no heuristic) and
+        the ``value`` of a play-out (one of :data:`VALUES`; ``win`` plays to the end)."""
+        if value not in VALUES:
+            raise ValueError(f"value must be one of {VALUES}, got {value!r}")
+        self.value = value
+        if value == "win":
+            horizon = "game"
         if playouts < 1:
             raise ValueError(f"playouts must be a positive integer, got {playouts}")
         if margin is not None and not 0 <= margin < float("inf"):
@@ -79,6 +97,10 @@ class FlatMonteCarloAgent(MCTSAgent):
         """A heuristic play-out of ``s`` whose draws and tie-breaks come from ``seed``."""
         saved, self.rng = self.rng, np.random.default_rng(seed)
         try:
-            return self._rollout(game, s, base)
+            values = self._rollout(game, s, base)
+            if self.value == "win":  # a game cut at max_game_length: shares by score
+                return game.win_shares(s) if game.is_terminal(s) else \
+                    win_shares(game.scores(s))
+            return values
         finally:
             self.rng = saved

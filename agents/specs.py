@@ -186,6 +186,9 @@ def _mcts(spec: str, arg: str, game: str, seed: int | None) -> Agent:
 
 def _flat(spec: str, arg: str, game: str, seed: int | None) -> Agent:
     from .flat_mc import FlatMonteCarloAgent
+    value = "lead"
+    if arg == "win" or arg.endswith(":win"):
+        arg, value = arg.removesuffix("win").removesuffix(":"), "win"
     budget, _, margin_text = arg.partition(":")
     margin = None
     if margin_text:
@@ -197,7 +200,7 @@ def _flat(spec: str, arg: str, game: str, seed: int | None) -> Agent:
             raise AgentSpecError(f"agent spec {spec!r}: the margin must be a number >= 0 "
                                  f"(a value lead), got {margin_text!r}")
     return FlatMonteCarloAgent(playouts=int_arg(spec, budget, default=16), seed=seed,
-                               margin=margin)
+                               margin=margin, value=value)
 
 
 def _policy(spec: str, arg: str, game: str, seed: int | None) -> Agent:
@@ -237,7 +240,7 @@ register_agent_kind("policy", _policy, "policy:PATH.npz", label=lambda arg: Path
 declare_agent_kind("rllib", "rllib:PATH[@MODULE]", module="formosa_envs.envs.rllib",
                    extra="rllib", label=_rllib_label)
 register_agent_kind("az", _az, "az:PATH.npz[:N]", label=_az_label)
-register_agent_kind("flat", _flat, "flat[:M[:MARGIN]]")
+register_agent_kind("flat", _flat, "flat[:M[:MARGIN]][:win]")
 
 
 def _pretrained(spec: str, arg: str, game: str, seed: int | None) -> Agent:

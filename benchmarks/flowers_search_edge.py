@@ -17,7 +17,16 @@ rotated: its win share every 20 games. ``--search SPEC`` names another search (d
 ``game % P``, values both answers with ``flat:128`` (the values the network's teacher
 estimates, with twice the play-outs): the mean regret (best value minus the chosen
 answer's) and the agreement with the best answer, of the heuristic, of the network's
-answer and of always keeping or always cashing.
+answer and of always keeping or always cashing. With ``--on-policy`` that seat plays the
+network's answer at its keep-or-cash choices (the heuristic elsewhere), so the choices
+valued are the ones the network's own play leads to.
+
+``python benchmarks/flowers_search_edge.py split --part rejected --network RUN/best.npz
+--games 800 --seed 9800000`` splits the keep-or-cash network's edge: one seat plays the
+heuristic except at its keep-or-cash choices where ``agreed``: the network deviates from
+the heuristic and ``flat:64`` agrees; ``rejected``: the network deviates and ``flat:64``
+does not agree; ``missed``: ``flat:64`` deviates and the network does not; there it plays
+the deviation. Its win share against P-1 heuristics, seats rotated (as ``search-only``).
 
 All read only what the deciding seat may see (the search determinizes, as ``mcts`` does);
 the seeds are diagnostic seeds, disjoint from the tournament seed 7,000,000 and the
@@ -98,6 +107,50 @@ class SearchOn(StateAgent):
         return self.heuristic.act_on_state(game, state)
 
 
+class SplitOn(SearchOn):
+    """The heuristic, except at keep-or-cash choices of one ``part`` of the network's
+    and ``flat:64``'s deviations from it (see the module)."""
+
+    PARTS = ("agreed", "rejected", "missed")
+
+    def __init__(self, part: str, policy: Any, seed: int) -> None:
+        super().__init__({"cash"}, seed, "flat:64")
+        self.part, self.policy = part, policy
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        """The heuristic's move unless this choice is in the part: then the deviation."""
+        from formosa_envs.games.flowers.actions import CASH, KEEP
+        move = self.heuristic.act_on_state(game, state)
+        if decision_kind(state) != "cash" or len(game.legal_actions(state)) < 2:
+            return move
+        logits = self.policy.logits(np.asarray(game.observe(state, state.stack[-1].player),
+                                               np.float32))
+        network = KEEP if logits[KEEP] > logits[CASH] else CASH
+        searched = self.search.act_on_state(game, state)
+        if self.part == "agreed":
+            return network if network != move and searched == network else move
+        if self.part == "rejected":
+            return network if network != move and searched != network else move
+        return searched if searched != move and network == move else move
+
+
+def split(part: str, network: str, players: int, games: int, seed: int) -> float:
+    """The win share of :class:`SplitOn` against ``players - 1`` heuristics."""
+    from formosa_envs.agents.policy import PolicyAgent
+    policy = PolicyAgent.load(network)
+    game, wins, start = make_game("flowers", num_players=players), 0.0, time.time()
+    for k in range(games):
+        me = k % players
+        agents = [SplitOn(part, policy, seed + 10 * k) if i == me else
+                  make_agent("heuristic", "flowers", seed + 10 * k + i) for i in range(players)]
+        wins += play_game(game, agents, seed + k).wins[me]
+        if (k + 1) % 100 == 0 or k + 1 == games:
+            low, high = ratings.wilson_interval(wins, k + 1)
+            print(k + 1, f"{wins / (k + 1):.3f} [{low:.3f},{high:.3f}]",
+                  round(time.time() - start), flush=True)
+    return wins / games
+
+
 def search_only(kinds: set[str], players: int, games: int, seed: int,
                 search: str = SEARCH) -> float:
     """The searching seat's win share against ``players - 1`` heuristics, seats rotated."""
@@ -115,8 +168,10 @@ def search_only(kinds: set[str], players: int, games: int, seed: int,
     return wins / games
 
 
-def cash_regret(network: str, players: int, games: int, seed: int) -> dict[str, float]:
-    """Regret of each answer at the heuristic seat's keep-or-cash choices (``flat:128``)."""
+def cash_regret(network: str, players: int, games: int, seed: int,
+                on_policy: bool = False) -> dict[str, float]:
+    """Regret of each answer at one seat's keep-or-cash choices (``flat:128``); that seat
+    plays the heuristic's answer, or the network's with ``on_policy``."""
     from formosa_envs.agents.policy import PolicyAgent
 
     from formosa_envs.games.flowers.actions import CASH, KEEP
@@ -136,6 +191,8 @@ def cash_regret(network: str, players: int, games: int, seed: int) -> dict[str, 
                 keep, cash = (flat.last_search[a][1] for a in (KEEP, CASH))
                 logits = policy.logits(np.asarray(game.observe(state, seat), np.float32))
                 rows.append((keep, cash, move == KEEP, logits[KEEP] > logits[CASH]))
+                if on_policy:
+                    move = KEEP if rows[-1][3] else CASH
             game.apply_action(state, move)
     keep, cash, heuristic_keeps, network_keeps = (np.array(c) for c in zip(*rows, strict=True))
     best = np.maximum(keep, cash)
@@ -155,27 +212,33 @@ def cash_regret(network: str, players: int, games: int, seed: int) -> dict[str, 
 def main(argv: list[str] | None = None) -> int:
     """Run one diagnostic."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("mode", choices=("disagree", "search-only", "cash-regret"))
+    p.add_argument("mode", choices=("disagree", "search-only", "cash-regret", "split"))
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     p.add_argument("--games", type=positive_int, default=40)
     p.add_argument("--seed", type=positive_int, default=9_200_000)
     p.add_argument("--kinds", default="cash", help=f"comma-separated, of {KINDS}")
     p.add_argument("--network", default="", help="cash-regret: the network's .npz")
+    p.add_argument("--part", choices=SplitOn.PARTS, default="rejected",
+                   help="split: which deviations the seat plays")
+    p.add_argument("--on-policy", action="store_true",
+                   help="cash-regret: the measured seat plays the network's answers")
     p.add_argument("--search", default=SEARCH, help=f"the search's spec (default {SEARCH})")
     args = p.parse_args(argv)
     kinds = set(args.kinds.split(","))
     if not kinds <= set(KINDS):
         p.error(f"--kinds: unknown {sorted(kinds - set(KINDS))}; known: {KINDS}")
-    if args.mode == "cash-regret" and not args.network:
-        p.error("cash-regret needs --network PATH.npz")
+    if args.mode in ("cash-regret", "split") and not args.network:
+        p.error(f"{args.mode} needs --network PATH.npz")
     try:  # a bad spec or network file is one line, before any game
         make_agent(args.search, "flowers")
         if args.network:
             make_agent(f"residual:{args.network}", "flowers")
     except AgentSpecError as exc:
         p.error(str(exc))
-    if args.mode == "cash-regret":
-        cash_regret(args.network, args.players, args.games, args.seed)
+    if args.mode == "split":
+        split(args.part, args.network, args.players, args.games, args.seed)
+    elif args.mode == "cash-regret":
+        cash_regret(args.network, args.players, args.games, args.seed, args.on_policy)
     elif args.mode == "disagree":
         disagree(args.players, args.games, args.seed)
     else:

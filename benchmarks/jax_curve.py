@@ -42,8 +42,8 @@ def curve(run: Path, games: int, seed: int, opponent: str = "heuristic"
     players, game = config["num_players"], config.get("game", "flowers")
     minutes = minutes_at(run)
     points = []
-    for update, path in snapshots(run):
-        spec = f"policy:{path}"
+    for update, path in snapshots(run):  # a learner of some kinds plays as residual:
+        spec = f"residual:{path}:0" if config.get("learner_kinds") else f"policy:{path}"
         result = run_tournament(game, [spec] + [opponent] * (players - 1), players,
                                 games, seed=seed, show_progress=False)
         share = win_share(result, spec, opponent)

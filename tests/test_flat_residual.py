@@ -246,3 +246,49 @@ def test_flat_with_a_margin_keeps_the_heuristic_move_unless_beaten() -> None:
     for bad in ("flat:4:-1", "flat:4:x", "flat:4:inf"):
         with pytest.raises(AgentSpecError, match="margin"):
             make_agent(bad, "flowers")
+
+
+def test_flat_win_values_are_win_shares_at_the_end_of_the_game() -> None:
+    """``flat:M:win`` plays every play-out to the end: each value is a mean of win shares
+    (multiples of 1/(M*k) in [0, 1]), and the siblings of one state are not all alike."""
+    game, states = _decisions(12, seed=8)
+    agent = make_agent("flat:3:win", "flowers", 2)
+    assert (agent.value, agent.horizon, agent.simulations) == ("win", "game", 3)
+    spread = 0
+    for state in states:
+        agent.act_on_state(game, state)
+        values = [v for _, v in agent.last_search.values()]
+        assert all(0.0 <= v <= 1.0 for v in values)
+        assert all(abs(v * 3 * 12 - round(v * 3 * 12)) < 1e-9 for v in values)  # k <= 4
+        spread += len(set(values)) > 1
+    assert spread > 0
+    lead = make_agent("flat:3", "flowers", 2)
+    assert (lead.value, lead.horizon) == ("lead", "round")
+    assert make_agent("flat:4:0.05:win", "flowers").margin == 0.05
+    assert make_agent("flat:win", "flowers").simulations == 16
+    for bad in ("flat:4:wins", "flat:4:win:win", "flat:4:0.1:win:x"):
+        with pytest.raises(AgentSpecError):
+            make_agent(bad, "flowers")
+    with pytest.raises(ValueError, match="value"):
+        FlatMonteCarloAgent(2, value="rank")
+
+
+def test_flat_win_play_outs_reach_the_end_of_the_game() -> None:
+    """Every ``win`` play-out ends in a finished game (not at the round's end), valued by
+    the engine's own win shares; the ``lead`` play-outs stop at the round's end."""
+    game, states = _decisions(3, seed=9)
+    ended = []
+    shares = game.win_shares
+
+    def spy(state: object) -> list[float]:
+        ended.append(game.is_terminal(state))
+        return shares(state)
+
+    game.win_shares = spy
+    agent = FlatMonteCarloAgent(2, seed=0, value="win")
+    for state in states:
+        agent.act_on_state(game, state)
+    assert len(ended) == 2 * sum(len(game.legal_actions(s)) for s in states) and all(ended)
+    ended.clear()
+    FlatMonteCarloAgent(2, seed=0).act_on_state(game, states[0])
+    assert not ended

@@ -7,6 +7,7 @@ key, what is allowed and the file, before JAX compiles anything.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,10 @@ from formosa_envs.core.errors import ConfigError
 CONFIG_PATH = Path(__file__).parent.parent / "configs" / "flowers_jax.toml"
 GAMES = ("flowers", "dadaocheng")
 """The games with a JAX engine: the default config of ``game`` is ``configs/<game>_jax.toml``."""
-REWARDS = ("rank", "margin")
+REWARDS = ("rank", "margin", "win")
+LEARNER_KINDS = ("play", "capture_played", "capture_revealed", "keep_or_cash")
+"""The Flowers decision kinds (``formosa_envs.games.flowers.rules``; the JAX engine's
+``kind`` codes 0-3 in this order) a learner may be restricted to (``learner_kinds``)."""
 
 INT_BOUNDS: dict[str, tuple[int, int]] = {
     "num_players": (1, 4), "num_envs": (1, 1 << 20), "rollout_steps": (1, 10_000),
@@ -46,7 +50,16 @@ class JaxTrainConfig:
     """``flowers`` or ``dadaocheng`` (no JAX heuristic: no heuristic blocks, no kickstart)."""
     reward: str = "rank"
     """``rank``: the game's returns; ``margin`` (Dadaocheng solo): the final prestige minus
-    the objective's target, over 20 (:mod:`formosa_envs.jax.dadaocheng.vec_env`)."""
+    the objective's target, over 20 (:mod:`formosa_envs.jax.dadaocheng.vec_env`); ``win``:
+    the learner's share of the victory (1 alone on top, 1/k among k tied leaders, else
+    0; a game stopped by the length guard 0), the quantity a win-share evaluation counts
+    (at 3-4 players ``rank`` also rewards second place over third)."""
+    learner_kinds: list[str] = dataclasses.field(default_factory=list)
+    """Flowers only: the decision kinds the learner makes (of :data:`LEARNER_KINDS`;
+    empty: every kind). The JAX heuristic makes its seat's other decisions, so the run
+    learns where to overrule the heuristic at those kinds only (every opponent block
+    must then be random or heuristic: ``random_fraction + heuristic_fraction`` covers
+    the pool); the exported network names the kinds and plays as ``residual:PATH:0``."""
     num_players: int = 2
     num_envs: int = 1024
     rollout_steps: int = 8
@@ -109,6 +122,11 @@ class JaxTrainConfig:
         if fixed > self.pool_size:
             raise ConfigError(f"jax training options random_fraction and heuristic_fraction "
                               f"ask for {fixed} of {self.pool_size} blocks (pool_size){where}")
+        if self.learner_kinds and fixed < self.pool_size:
+            raise ConfigError(f"jax training option learner_kinds needs every opponent block "
+                              f"random or heuristic (random_fraction + heuristic_fraction "
+                              f"cover {fixed} of {self.pool_size} blocks): a snapshot of a "
+                              f"learner of some decision kinds cannot play a seat{where}")
         if self.num_envs * self.rollout_steps < self.minibatches:
             raise ConfigError(f"jax training option minibatches ({self.minibatches}) is more "
                               f"than the samples of an update "
@@ -122,9 +140,20 @@ class JaxTrainConfig:
         if self.game == "dadaocheng" and (self.heuristic_fraction or self.kickstart):
             raise ConfigError(f"jax training options heuristic_fraction and kickstart need a "
                               f"JAX heuristic, which dadaocheng lacks: set both to 0{where}")
+        if self.learner_kinds and self.game != "flowers":
+            raise ConfigError(f"jax training option learner_kinds needs the JAX heuristic "
+                              f"of flowers, got game {self.game!r}{where}")
+        if self.reward == "win" and self.num_players == 1:
+            raise ConfigError(f"jax training option reward 'win' needs opponents "
+                              f"(num_players >= 2){where}")
         if self.reward == "margin" and (self.game, self.num_players) != ("dadaocheng", 1):
             raise ConfigError(f"jax training option reward 'margin' is for the dadaocheng solo "
                               f"game (num_players 1){where}")
+
+    @property
+    def kind_codes(self) -> tuple[int, ...]:
+        """The JAX engine's codes of ``learner_kinds`` (empty: every kind)."""
+        return tuple(sorted(LEARNER_KINDS.index(k) for k in set(self.learner_kinds)))
 
     @property
     def hidden(self) -> tuple[int, ...]:
@@ -139,6 +168,9 @@ def _problem(name: str, value: Any) -> str:
     if name in ("game", "reward"):
         allowed = GAMES if name == "game" else REWARDS
         return "" if value in allowed else f"must be one of {allowed}, got {value!r}"
+    if name == "learner_kinds":
+        ok = isinstance(value, list) and all(k in LEARNER_KINDS for k in value)
+        return "" if ok else f"must be a list of {LEARNER_KINDS}, got {value!r}"
     if name == "anneal_lr":
         return "" if isinstance(value, bool) else f"must be true or false, got {value!r}"
     return "" if value in ACTIVATIONS else f"must be one of {ACTIVATIONS}, got {value!r}"

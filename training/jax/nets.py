@@ -9,6 +9,7 @@ play in pure numpy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import jax
@@ -59,12 +60,14 @@ def init_params(key: jax.Array, observation_size: int, num_actions: int,
             "critic": init_layers(k2, [observation_size, *hidden, 1])}
 
 
-def export_params(params: dict[str, Layers], activation: str, path: Any) -> Any:
+def export_params(params: dict[str, Layers], activation: str, path: Any,
+                  kinds: Sequence[str] = ()) -> Any:
     """Write ``params`` as a numpy ``.npz`` network
-    (:mod:`formosa_envs.training.common.network_export`)."""
+    (:mod:`formosa_envs.training.common.network_export`; with ``kinds``, the decision
+    kinds it learned at: it then plays as ``residual:`` only)."""
     from formosa_envs.training.common.network_export import save_network_npz
 
     def numpy_layers(layers: Layers) -> list[tuple[np.ndarray, np.ndarray]]:
         return [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
     return save_network_npz(numpy_layers(params["actor"]), numpy_layers(params["critic"]),
-                            activation, path)
+                            activation, path, kinds)

@@ -146,7 +146,8 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
         raise ValueError(f"num_envs ({n}) must be a multiple of pool_size ({cfg.pool_size}) "
                          f"and the vector env's size ({vec.num_envs})")
     lineup = play.make_lineup(vec, cfg.pool_size, cfg.random_fraction,
-                              cfg.heuristic_fraction, cfg.heuristic_epsilon)
+                              cfg.heuristic_fraction, cfg.heuristic_epsilon,
+                              cfg.kind_codes, cfg.reward == "win")
     randoms, heuristics = lineup.lanes(n, cfg.pool_size)
     teacher = None
     if cfg.kickstart > 0:
@@ -173,7 +174,7 @@ def make_train(vec: FlowersVecEnv, cfg: JaxTrainConfig) -> tuple[Any, Any]:
             key, k_act, k_env, k_teacher = jax.random.split(key, 4)
             obs, mask = games.observation, games.legal_action_mask
             taught = teacher_actions(games, k_teacher)
-            valid = games.current_player == seats
+            valid = play.learner_turn(lineup, games, seats)
             logits = masked_logits(carry.params, obs, mask, act)
             action = sample_logits(k_act, logits, mask)
             logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], 1)[:, 0]

@@ -47,6 +47,11 @@ class Lineup:
     random_blocks: int = 0
     epsilons: tuple[float, ...] = ()
     heuristic: FlowersHeuristicJax | None = None
+    learner_kinds: tuple[int, ...] = ()
+    """The engine's decision kinds the learner makes (empty: all); ``heuristic`` makes
+    the learner seat's other decisions."""
+    win_reward: bool = False
+    """The learner's reward is its win share, not its rank return."""
 
     @property
     def fixed_blocks(self) -> int:
@@ -65,13 +70,37 @@ class Lineup:
 
 
 def make_lineup(vec: FlowersVecEnv, pool_size: int, random_fraction: float,
-                heuristic_fraction: float = 0.0, heuristic_epsilon: float = 0.0) -> Lineup:
+                heuristic_fraction: float = 0.0, heuristic_epsilon: float = 0.0,
+                learner_kinds: tuple[int, ...] = (), win_reward: bool = False) -> Lineup:
     """The blocks for these shares of ``pool_size``: heuristic blocks get epsilons spread
-    evenly from 0 (the heuristic itself) to ``heuristic_epsilon``."""
+    evenly from 0 (the heuristic itself) to ``heuristic_epsilon``; ``learner_kinds`` and
+    ``win_reward`` as :class:`Lineup`'s."""
     randoms = round(random_fraction * pool_size)
     count = min(round(heuristic_fraction * pool_size), pool_size - randoms)
     epsilons = tuple(float(heuristic_epsilon * i / max(count - 1, 1)) for i in range(count))
-    return Lineup(randoms, epsilons, FlowersHeuristicJax(vec.engine) if count else None)
+    heuristic = FlowersHeuristicJax(vec.engine) if count or learner_kinds else None
+    return Lineup(randoms, epsilons, heuristic, tuple(learner_kinds), win_reward)
+
+
+def learner_turn(lineup: Lineup, states: Any, seats: jax.Array) -> jax.Array:
+    """bool[B]: the learner is to decide (its seat moves, at one of its kinds)."""
+    mine = states.current_player == seats
+    if not lineup.learner_kinds:
+        return mine
+    return mine & jnp.isin(states.kind, jnp.asarray(lineup.learner_kinds, jnp.int32))
+
+
+def learner_reward(lineup: Lineup, out: Any, seats: jax.Array) -> jax.Array:
+    """float32[B]: the learner's reward from a step's games that finished: its rank
+    return, or with ``win_reward`` its win share (tied leaders have equal, highest rank
+    returns; a game stopped by the length guard pays 0)."""
+    rewards = out.rewards
+    own = rewards[jnp.arange(rewards.shape[0]), seats]
+    if not lineup.win_reward:
+        return own
+    top = rewards.max(axis=1)
+    leaders = (rewards >= top[:, None] - 1e-6).sum(axis=1)
+    return jnp.where(out.terminated & (own >= top - 1e-6), 1.0 / leaders, 0.0)
 
 
 def opponent_actions(pool: dict[str, Layers], states: Any, lineup: Lineup,
@@ -114,27 +143,40 @@ def play_opponents(vec: FlowersVecEnv, pool: dict[str, Layers], lineup: Lineup,
     meanwhile restarts at once (the vector env's auto-reset) with a new learner seat.
     Returns ``(states, seats, reward, done)``: the learner's reward from the games that
     ended, and which lanes ended one."""
-    lanes = jnp.arange(vec.num_envs)
     zeros = jnp.zeros(vec.num_envs, jnp.float32)
     limit = jnp.iinfo(jnp.int32).max if max_moves is None else max_moves
 
     def waiting(carry: tuple) -> jax.Array:
-        return (carry[0].current_player != carry[1]).any() & (carry[-1] < limit)
+        return (~learner_turn(lineup, carry[0], carry[1])).any() & (carry[-1] < limit)
 
     def move(carry: tuple) -> tuple:
         s, seat, k, reward, done, rounds = carry
         k, k_act, k_env, k_seat = jax.random.split(k, 4)
-        live = s.current_player != seat
-        actions = opponent_actions(pool, s, lineup, k_act, activation)
+        live = ~learner_turn(lineup, s, seat)
+        actions = _other_actions(pool, s, seat, lineup, k_act, activation)
         out = vec._step(s, jnp.where(live, actions, -1), k_env)  # -1: that lane stays put
         ended = out.done & live
-        reward = reward + jnp.where(live, out.rewards[lanes, seat], 0.0)
+        reward = reward + jnp.where(live, learner_reward(lineup, out, seat), 0.0)
         seat = jnp.where(ended, _new_seats(vec, k_seat), seat)
         return out.state, seat, k, reward, done | ended, rounds + 1
 
     start = (states, seats, key, zeros, jnp.zeros(vec.num_envs, bool), jnp.int32(0))
     states, seats, _, reward, done, _ = jax.lax.while_loop(waiting, move, start)
     return states, seats, reward, done
+
+
+def _other_actions(pool: dict[str, Layers], states: Any, seats: jax.Array, lineup: Lineup,
+                   key: jax.Array, activation: str) -> jax.Array:
+    """The opponents' moves, and with ``learner_kinds`` the heuristic's at the learner
+    seat's other decisions."""
+    k_opponents, k_own = jax.random.split(key)
+    actions = opponent_actions(pool, states, lineup, k_opponents, activation)
+    blocks = jax.tree_util.tree_leaves(pool)[0].shape[0]
+    if not lineup.learner_kinds or (lineup.random_blocks == 0 and blocks == len(
+            lineup.epsilons) and not any(lineup.epsilons)):  # every lane: the heuristic
+        return actions
+    own = jax.vmap(lineup.heuristic.act)(states, jax.random.split(k_own, seats.shape[0]))
+    return jnp.where(states.current_player == seats, own, actions)
 
 
 def new_games(vec: FlowersVecEnv, pool: dict[str, Layers], lineup: Lineup,
@@ -156,9 +198,9 @@ def learner_step(vec: FlowersVecEnv, pool: dict[str, Layers], lineup: Lineup,
     opponents play on (:func:`play_opponents`): ``(states, seats, reward, done)``, new games
     (auto-reset, new seats) already in place of the finished ones."""
     k_env, k_seat, k_play = jax.random.split(key, 3)
-    ready = states.current_player == seats
+    ready = learner_turn(lineup, states, seats)
     out = vec._step(states, jnp.where(ready, actions, -1), k_env)  # -1: no move, no change
-    reward = jnp.where(ready, out.rewards[jnp.arange(vec.num_envs), seats], 0.0)
+    reward = jnp.where(ready, learner_reward(lineup, out, seats), 0.0)
     done = out.done & ready
     seats = jnp.where(done, _new_seats(vec, k_seat), seats)
     states, seats, more, ended = play_opponents(vec, pool, lineup, out.state, seats,

@@ -59,7 +59,8 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
     jax.block_until_ready(carry.params)
     compile_s = time.perf_counter() - started
     carry, rows, train_s = _train_loop(train, carry, config, out, show_progress)
-    network = export_params(carry.params, config.activation, out / "network.npz")
+    network = export_params(carry.params, config.activation, out / "network.npz",
+                            config.learner_kinds)
     steps = sum(r["learner_steps"] for r in rows)
     summary = {"compile_s": round(compile_s, 1), "train_s": round(train_s, 1),
                "updates": len(rows), "learner_steps": steps,
@@ -73,8 +74,9 @@ def vec_env(config: JaxTrainConfig) -> Any:
     """The batched JAX games of ``config.game`` the learner plays."""
     if config.game == "dadaocheng":
         from formosa_envs.jax.dadaocheng.vec_env import DadaochengVecEnv
+        reward = "rank" if config.reward == "win" else config.reward  # win: from rank
         return DadaochengVecEnv(config.num_envs, num_players=config.num_players,
-                                reward=config.reward)
+                                reward=reward)
     from formosa_envs.jax.flowers.vec_env import FlowersVecEnv
     return FlowersVecEnv(config.num_envs, num_players=config.num_players)
 
@@ -138,7 +140,7 @@ def _export_snapshot(carry: Any, config: JaxTrainConfig, out: Path, done: int,
     if every and done // every > (done - calls) // every:
         from formosa_envs.training.jax.nets import export_params
         export_params(carry.params, config.activation,
-                      out / "networks" / f"update-{done:06d}.npz")
+                      out / "networks" / f"update-{done:06d}.npz", config.learner_kinds)
 
 
 def _write_metrics(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -156,7 +158,7 @@ def _evaluate(config: JaxTrainConfig, network: Path, show_progress: bool
     more than 2 players, the policy against that many copies of the opponent)."""
     if config.eval_games == 0:
         return {}
-    spec = f"policy:{network}"
+    spec = f"residual:{network}:0" if config.learner_kinds else f"policy:{network}"
     if config.num_players == 1:
         from formosa_envs.evaluation.solo import paired_scores, solo_share
         return {"objective": solo_share(config.game, spec, config.eval_games,
