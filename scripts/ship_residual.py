@@ -13,7 +13,8 @@ shipped network, whose sha256 is checked as before. With ``--network`` (a networ
 for that seat count, e.g. at some decision kinds only: ``imitation.data --kinds``) the
 file is copied beside the others as ``GAME_Np_residual.npz`` and the part records its
 file, sha256, size and kinds, with the training report of ``--run`` (``bc``'s
-``report.json``) and the manifest of ``--data``. Every ``--eval`` (and ``--timing``)
+``report.json``, or a JAX run's ``summary.json`` and ``config.json``) and the manifest
+of ``--data``. Every ``--eval`` (and ``--timing``)
 is a JSON written by ``benchmarks/learned_agents.py ... --out`` for the agent
 ``residual:...:M`` at the game, checked before anything is written; ``--validation``
 says how the margin was chosen. ``--out`` writes the manifest of another folder holding
@@ -85,12 +86,20 @@ def own_network(args: Any, folder: Path) -> dict[str, Any]:
                               "bytes": len(data), "kinds": list(policy.kinds),
                               "source": str(args.network)}
     if args.run is not None:
-        record["training"] = _json_file(args.run / "report.json", "--run")
+        record["training"] = run_report(args.run)
     if args.data is not None:
         manifest = _json_file(args.data / "manifest.json", "--data")
         record["data"] = {k: v for k, v in manifest.items() if k != "shards"}
     (folder / name).write_bytes(data)
     return record
+
+
+def run_report(run: Path) -> dict[str, Any]:
+    """A cloning run's ``report.json``, else a JAX run's summary and config."""
+    if (run / "report.json").is_file() or not (run / "summary.json").is_file():
+        return _json_file(run / "report.json", "--run")
+    return {"summary": _json_file(run / "summary.json", "--run"),
+            "config": _json_file(run / "config.json", "--run")}
 
 
 def _json_file(path: Path, flag: str) -> dict[str, Any]:

@@ -99,6 +99,15 @@ def test_a_network_of_its_own_is_copied_checked_and_played(
     part = json.loads((shipped / MANIFEST).read_text())["games"]["flowers"]["residual_at"]["4"]
     assert part["file"] == "flowers_4p_residual.npz" and part["kinds"] == ["keep_or_cash"]
     assert part["training"] == {"epochs": 3} and part["bytes"] == net.stat().st_size
+    jax_run = shipped.parent / "jax-run"
+    jax_run.mkdir()
+    for name, value in (("summary.json", {"updates": 2}), ("config.json", {"seed": 0})):
+        (jax_run / name).write_text(json.dumps(value))
+    assert script("ship_residual").cli([
+        "flowers", "--players", "4", "--margin", "0.5", "--eval", str(final), "--network",
+        str(net), "--run", str(jax_run), "--out", str(shipped)]) == 0
+    part = json.loads((shipped / MANIFEST).read_text())["games"]["flowers"]["residual_at"]["4"]
+    assert part["training"] == {"summary": {"updates": 2}, "config": {"seed": 0}}
     agent = build_pretrained("pretrained", "", "flowers", 0, root=shipped)
     assert isinstance(agent, SeatCountAgent)
     four = agent.pick(4)
@@ -135,6 +144,12 @@ def test_a_bad_run_folder_leaves_nothing_behind(shipped: Path, script: Callable,
     assert script("ship_residual").cli([*common, "--network", str(net), "--run",
                                         str(shipped.parent / "no-run")]) == 2
     assert "--run: " in capsys.readouterr().err
+    jax_run = shipped.parent / "jax-run"  # a JAX run: summary.json, and its config.json
+    jax_run.mkdir()
+    (jax_run / "summary.json").write_text(json.dumps({"updates": 2}))
+    assert script("ship_residual").cli([*common, "--network", str(net), "--run",
+                                        str(jax_run)]) == 2
+    assert "config.json is not a readable JSON" in capsys.readouterr().err
     assert script("ship_residual").cli([*common, "--data", str(shipped.parent)]) == 2
     assert "give the network too" in capsys.readouterr().err
     assert (shipped / MANIFEST).read_bytes() == before
