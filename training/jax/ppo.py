@@ -15,7 +15,10 @@ The learner's environment step is therefore: its own move, then up to
 ``opponent_moves`` rounds of the opponents' moves, so its rollouts hold only its
 own decisions (a lane whose opponents are still to move records an invalid step, left out
 of the loss; see :mod:`formosa_envs.training.jax.selfplay`) and its reward is its final rank return
-(``Game.returns``; a game stopped by the length guard is a draw, 0). At the end of a
+(``Game.returns``; a game stopped by the length guard is a draw, 0), or with ``reward =
+"win"`` its share of the victory. With ``learner_kinds`` the learner decides only at its
+seat's decisions of those kinds; the JAX heuristic makes the seat's other decisions
+among the opponents' moves. At the end of a
 rollout the opponents play on until every lane waits for its learner, so the last values
 are the learner's. The networks are those of :mod:`formosa_envs.training.jax.nets` (the numpy export
 format); actions are drawn by :func:`formosa_envs.jax.sample.sample_logits`.
@@ -269,7 +272,8 @@ def episode_metrics(traj: Trajectory, game_returns: jax.Array) -> dict[str, jax.
     """Games finished in a rollout and the learner's results in them, overall, against
     the random player and against the heuristic itself (epsilon 0). ``return`` is a
     finished game's whole return (the rank reward; with the margin reward the final margin
-    over the scale); a game is won where it is above 0."""
+    over the scale; with the win reward the win share); a game is won where it is above
+    0."""
     done, won = traj.done, (game_returns > 0).astype(jnp.float32)
     vs_random = done * traj.random_opponent
     vs_heuristic = done * traj.heuristic_opponent

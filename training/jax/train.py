@@ -11,7 +11,8 @@ excluded), then exports the policy as a numpy ``network.npz`` and evaluates it w
 
 Run folder: ``config.json``, ``metrics.csv`` (one row per update: losses, games finished,
 the learner's win rate overall and against the random player, learner steps, wall
-seconds), ``network.npz`` (actor + value head: ``policy:`` / ``az:`` specs play it),
+seconds), ``network.npz`` (actor + value head: ``policy:`` / ``az:`` specs play it; a network of
+``learner_kinds`` names them and plays as ``residual:PATH:0``),
 ``networks/update-NNNNNN.npz`` every ``export_every`` updates (for learning curves) and
 ``summary.json`` (compile seconds, learner steps per second, the evaluation with Wilson
 95% intervals). The folder must not hold an earlier run (JAX runs do not resume). Needs
@@ -60,7 +61,7 @@ def run(config: JaxTrainConfig, out: str | Path, show_progress: bool = True) -> 
     compile_s = time.perf_counter() - started
     carry, rows, train_s = _train_loop(train, carry, config, out, show_progress)
     network = export_params(carry.params, config.activation, out / "network.npz",
-                            config.learner_kinds)
+                            sorted(set(config.learner_kinds)))
     steps = sum(r["learner_steps"] for r in rows)
     summary = {"compile_s": round(compile_s, 1), "train_s": round(train_s, 1),
                "updates": len(rows), "learner_steps": steps,
@@ -140,7 +141,8 @@ def _export_snapshot(carry: Any, config: JaxTrainConfig, out: Path, done: int,
     if every and done // every > (done - calls) // every:
         from formosa_envs.training.jax.nets import export_params
         export_params(carry.params, config.activation,
-                      out / "networks" / f"update-{done:06d}.npz", config.learner_kinds)
+                      out / "networks" / f"update-{done:06d}.npz",
+                      sorted(set(config.learner_kinds)))
 
 
 def _write_metrics(path: Path, rows: list[dict[str, Any]]) -> None:
