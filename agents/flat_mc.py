@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from formosa_envs.evaluation.ratings import win_shares
+from formosa_envs.core.ranking import shares_of, top_positions
 
 from .mcts import MCTSAgent, _round, stop_check
 
@@ -100,7 +100,7 @@ class FlatMonteCarloAgent(MCTSAgent):
             values = self._rollout(game, s, base)
             if self.value == "win":  # a game cut at max_game_length: shares by score
                 return game.win_shares(s) if game.is_terminal(s) else \
-                    win_shares(game.scores(s))
+                    shares_of(top_positions(game.scores(s)), game.num_players)
             return values
         finally:
             self.rng = saved

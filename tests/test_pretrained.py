@@ -79,6 +79,8 @@ def test_package_data_declares_the_shipped_files() -> None:
     entries = read_manifest()["games"]
     parts = {f"{g}_afterstate.npz" for g, e in entries.items() if "afterstate" in e}
     parts |= {p["file"] for e in entries.values() for p in e.get("afterstate_at", {}).values()}
+    parts |= {p["file"] for e in entries.values() for p in e.get("residual_at", {}).values()
+              if "file" in p}  # a residual part with a network of its own
     assert files == {MANIFEST} | {f"{g}.npz" for g in GAMES} | parts
     assert all(any(Path("pretrained", f).match(g) for g in globs) for f in files)
 
@@ -138,7 +140,9 @@ def test_tea_ships_its_afterstate_agent_and_the_network_alone() -> None:
     assert isinstance(make_agent("pretrained", "tea", 0), AfterstateAgent)
     assert isinstance(make_agent("pretrained:tea", "tea", 0), AfterstateAgent)
     assert isinstance(make_agent("pretrained:tea:net", "tea", 0), PolicyAgent)
-    assert isinstance(make_agent("pretrained", "flowers", 0), PolicyAgent)
+    flowers = make_agent("pretrained", "flowers", 0)  # the network alone at 2 players
+    assert isinstance(flowers.pick(2), PolicyAgent) and not flowers.pick(2).kinds
+    assert isinstance(make_agent("pretrained:flowers:net", "flowers", 0), PolicyAgent)
     part = read_manifest()["games"]["tea"]["afterstate"]
     assert file_sha256((SHIPPED / part["file"]).read_bytes()) == part["sha256"]
     final = part["final_evaluation"]["vs_heuristic"]
@@ -325,3 +329,18 @@ def test_taiwan_ships_the_residual_agent_at_three_to_five_players() -> None:
     agent = make_agent("pretrained", "taiwan", 0)
     assert isinstance(agent, ResidualAgent) and agent.at_players == {3: 3.0, 4: 3.0, 5: 3.0}
     assert play_whole_game("taiwan", 5, ["pretrained", "heuristic"], 4) > 0
+
+
+def test_flowers_at_four_players_ships_its_own_residual_network() -> None:
+    """At 4 seats pretrained is the heuristic overruled by the JAX network of
+    flowers_jax_4p_play_cash.toml at the cards played and the keep-or-cash choices."""
+    from formosa_envs.agents.residual import ResidualAgent
+    part = read_manifest()["games"]["flowers"]["residual_at"]["4"]
+    assert file_sha256((SHIPPED / part["file"]).read_bytes()) == part["sha256"]
+    assert set(part["kinds"]) == {"keep_or_cash", "play"} and part["margin"] == 0
+    final = part["final_evaluation"][0]["fair_share_4p"]
+    assert final["games"] == 1000 and final["seed"] == 7_000_000
+    assert final["win_low"] > 0.25
+    four = make_agent("pretrained", "flowers", 0).pick(4)
+    assert isinstance(four, ResidualAgent) and four.margin == 0
+    assert set(four.policy.kinds) == {"play", "keep_or_cash"}

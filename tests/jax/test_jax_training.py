@@ -265,7 +265,7 @@ def test_the_evaluation_seats_the_policy_against_copies_of_each_opponent(monkeyp
 
 
 @pytest.mark.parametrize("name", ["flowers_jax.toml", "flowers_jax_4p.toml",
-                                  "flowers_jax_4p_cash.toml",
+                                  "flowers_jax_4p_cash.toml", "flowers_jax_4p_play_cash.toml",
                                   "flowers_jax_long.toml"])
 def test_the_shipped_jax_configs_load(name: str) -> None:
     from formosa_envs.training.jax.config import CONFIG_PATH
