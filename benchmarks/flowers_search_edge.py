@@ -138,30 +138,26 @@ def split(part: str, network: str, players: int, games: int, seed: int) -> float
     """The win share of :class:`SplitOn` against ``players - 1`` heuristics."""
     from formosa_envs.agents.policy import PolicyAgent
     policy = PolicyAgent.load(network)
-    game, wins, start = make_game("flowers", num_players=players), 0.0, time.time()
-    for k in range(games):
-        me = k % players
-        agents = [SplitOn(part, policy, seed + 10 * k) if i == me else
-                  make_agent("heuristic", "flowers", seed + 10 * k + i) for i in range(players)]
-        wins += play_game(game, agents, seed + k).wins[me]
-        if (k + 1) % 100 == 0 or k + 1 == games:
-            low, high = ratings.wilson_interval(wins, k + 1)
-            print(k + 1, f"{wins / (k + 1):.3f} [{low:.3f},{high:.3f}]",
-                  round(time.time() - start), flush=True)
-    return wins / games
+    return seat_share(lambda s: SplitOn(part, policy, s), players, games, seed, every=100)
 
 
 def search_only(kinds: set[str], players: int, games: int, seed: int,
                 search: str = SEARCH) -> float:
     """The searching seat's win share against ``players - 1`` heuristics, seats rotated."""
+    return seat_share(lambda s: SearchOn(kinds, s, search), players, games, seed, every=20)
+
+
+def seat_share(make_seat: Any, players: int, games: int, seed: int, every: int) -> float:
+    """The win share of the agent ``make_seat(agent_seed)`` against ``players - 1``
+    heuristics, its seat rotated game by game; the running share every ``every`` games."""
     game = make_game("flowers", num_players=players)
     wins, start = 0.0, time.time()
     for k in range(games):
         me = k % players
-        agents = [SearchOn(kinds, seed + 10 * k, search) if i == me else
+        agents = [make_seat(seed + 10 * k) if i == me else
                   make_agent("heuristic", "flowers", seed + 10 * k + i) for i in range(players)]
         wins += play_game(game, agents, seed + k).wins[me]
-        if (k + 1) % 20 == 0 or k + 1 == games:
+        if (k + 1) % every == 0 or k + 1 == games:
             low, high = ratings.wilson_interval(wins, k + 1)
             print(k + 1, f"{wins / (k + 1):.3f} [{low:.3f},{high:.3f}]",
                   round(time.time() - start), flush=True)
