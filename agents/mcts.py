@@ -15,7 +15,12 @@ Each simulation of a search from seat ``me``'s decision:
 4. *Expand* one untried action, then *roll out* (random or heuristic moves).
 5. *Back up* a per-player reward vector: ``game.returns`` when the game ends;
    at a horizon cut, the mean over opponents of
-   ``clip((own score gain - their score gain since the root) / score_scale, -1, 1)``.
+   ``clip((own score gain - their score gain since the root) / score_scale, -1, 1)``,
+   or, with a ``value_network`` (a :class:`~formosa_envs.agents.network.Network` with a
+   value head) and ``value_mix`` = m > 0, ``(1 - m)`` times that plus ``m`` times the
+   value head run on every seat's own observation of the cut state (one batched call
+   per simulation): the score gain of the round played out, and the network's estimate
+   of what the position is worth for the rest of the game (``pretrained:mcts``).
 
 Defaults (measured on 2-player Flowers): rollouts stop at the end of the
 current round (``horizon="round"``; states without a ``round`` counter play to
@@ -75,7 +80,8 @@ class MCTSAgent(StateAgent):
     def __init__(self, simulations: int = 100, seed: int | None = None, *,
                  exploration: float = 0.7, rollout: str = "random",
                  horizon: str = "round", score_scale: float = 40.0,
-                 prior_weight: float | None = None) -> None:
+                 prior_weight: float | None = None, value_network: Any = None,
+                 value_mix: float = 0.0) -> None:
         """Configure the search (see the module docstring for the options' meaning)."""
         if simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
@@ -85,6 +91,7 @@ class MCTSAgent(StateAgent):
             raise ValueError(f"horizon must be one of {HORIZONS}, got {horizon!r}")
         if score_scale <= 0:
             raise ValueError(f"score_scale must be positive, got {score_scale}")
+        _check_value_mix(value_network, value_mix)
         self.simulations = simulations
         self.exploration = exploration
         self.rollout = rollout
@@ -93,6 +100,8 @@ class MCTSAgent(StateAgent):
         if prior_weight is None:
             prior_weight = HEURISTIC_PRIOR if rollout == "heuristic" else 0.0
         self.prior_weight = prior_weight
+        self.value_network = value_network if value_mix > 0 else None
+        self.value_mix = float(value_mix)
         self.rng = np.random.default_rng(seed)
         self._policy: dict[str, Callable[[Any, Any, np.random.Generator], int]] = {}
         self.rollout_chooser: Callable[[Any, Any, np.random.Generator], int] | None = None
@@ -116,6 +125,8 @@ class MCTSAgent(StateAgent):
         if len(legal) == 1:
             return legal[0]
         me = game.current_player(state)
+        if self.value_network is not None:
+            self.value_network.bind(game)
         root = _Node(me)
         base = (game.scores(state), _round(state))
         stopped = stop_check(self)
@@ -188,7 +199,13 @@ class MCTSAgent(StateAgent):
             steps += 1
         if game.is_terminal(s):
             return list(game.returns(s))
-        return self._score_value(game.scores(s), base[0])
+        value = self._score_value(game.scores(s), base[0])
+        if self.value_network is None:
+            return value
+        seats = range(game.num_players)
+        predicted = self.value_network.values(np.stack([game.observe(s, p) for p in seats]))
+        m = self.value_mix
+        return [(1.0 - m) * v + m * float(w) for v, w in zip(value, predicted, strict=True)]
 
     def _rollout_policy(self, game: Any) -> Callable[[Any, Any, np.random.Generator], int]:
         """The move chooser of rollouts (the game's heuristic is imported on first use;
@@ -222,6 +239,16 @@ class MCTSAgent(StateAgent):
         k = self.score_scale
         return [sum(_clip((gain[p] - gain[o]) / k) for o in range(n) if o != p) / (n - 1)
                 for p in range(n)]
+
+
+def _check_value_mix(network: Any, mix: Any) -> None:
+    """A ``value_mix`` in [0, 1], and > 0 only with a network that has a value head."""
+    if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
+        raise ValueError(f"value_mix must be a number in [0, 1], got {mix!r}")
+    if mix > 0 and not getattr(network, "has_value", False):
+        raise ValueError("value_mix > 0 needs a value_network with a value head (an "
+                         "agents.network.Network whose file has vw0, ..., vw_out), got "
+                         f"{type(network).__name__}")
 
 
 def stop_check(agent: Any) -> Callable[[], bool]:

@@ -8,6 +8,10 @@ that game):
 ``pretrained:GAME``            the same, refused unless ``GAME`` is the game played
 ``pretrained[:GAME]:az[:N]``   PUCT search (:mod:`formosa_envs.agents.az`) guided by that network's
                                prior and value head, ``N`` simulations (default 100)
+``pretrained[:GAME]:mcts[:N]`` ``mcts:N:heuristic`` whose play-outs cut at the round's end
+                               are valued half by the score gain, half by that network's
+                               value head (:mod:`formosa_envs.agents.pretrained_parts`;
+                               ``N`` default 160)
 ``pretrained[:GAME]:net``      the network alone (masked argmax), also where the game
                                ships an afterstate evaluator
 =============================  ======================================================
@@ -70,6 +74,7 @@ REGENERATE = ("python scripts/make_pretrained.py --games {game} (a cloned networ
               "formosa train {game} then python scripts/ship_run.py {game} RUN_DIR (a trained "
               "one; the manifest records which)")
 DEFAULT_SIMULATIONS = 100
+MODES = ("net", "az", "mcts")
 
 Root = Any
 """A folder holding the files: a ``Path`` or an ``importlib.resources`` Traversable."""
@@ -215,13 +220,13 @@ def _check_game(game: str) -> None:
                               f"{', '.join(sorted(GAMES))}")
 
 
-def parse_spec(spec: str, arg: str, game: str) -> tuple[str, int | None]:
-    """``[GAME][:net|:az[:N]]`` -> ``(game, simulations)``: None for the default agent, 0
-    for ``net`` (the network alone); :class:`AgentSpecError` naming ``spec`` on bad syntax
-    or a network of another game."""
-    usage = "pretrained[:GAME][:net|:az[:N]]"
+def parse_spec(spec: str, arg: str, game: str) -> tuple[str, str | None, int]:
+    """``[GAME][:net|:az[:N]|:mcts[:N]]`` -> ``(game, mode, simulations)``: mode None for
+    the default agent (simulations 0), ``net``, ``az`` or ``mcts``; :class:`AgentSpecError`
+    naming ``spec`` on bad syntax or a network of another game."""
+    usage = "pretrained[:GAME][:net|:az[:N]|:mcts[:N]]"
     parts = arg.split(":") if arg else []
-    named = parts.pop(0) if parts and parts[0] not in ("az", "net") else None
+    named = parts.pop(0) if parts and parts[0] not in MODES else None
     if named is not None and named not in GAMES:
         raise AgentSpecError(f"agent spec {spec!r}: {named!r} is not a game ({usage}; games: "
                              f"{', '.join(sorted(GAMES))})")
@@ -229,41 +234,63 @@ def parse_spec(spec: str, arg: str, game: str) -> tuple[str, int | None]:
         raise AgentSpecError(f"agent spec {spec!r} is the {GAMES[named].title} network, but "
                              f"this game is {game}: use pretrained or pretrained:{game}")
     if not parts:
-        return game, None
+        return game, None, 0
     if parts == ["net"]:
-        return game, 0
-    if parts[0] != "az" or len(parts) > 2:
+        return game, "net", 0
+    if parts[0] not in ("az", "mcts") or len(parts) > 2:
         raise AgentSpecError(f"agent spec {spec!r}: expected {usage} (e.g. pretrained, "
-                             f"pretrained:{game}, pretrained:az:200)")
+                             f"pretrained:{game}, pretrained:az:200, pretrained:mcts:160)")
     budget = parts[1] if len(parts) == 2 else ""
     if len(parts) == 2 and not budget:
-        raise AgentSpecError(f"agent spec {spec!r}: expected a positive integer after 'az:'")
-    return game, int_arg(spec, budget, DEFAULT_SIMULATIONS)
+        raise AgentSpecError(f"agent spec {spec!r}: expected a positive integer after "
+                             f"'{parts[0]}:'")
+    from .pretrained_parts import DEFAULT_MCTS_SIMULATIONS
+    default = DEFAULT_SIMULATIONS if parts[0] == "az" else DEFAULT_MCTS_SIMULATIONS
+    return game, parts[0], int_arg(spec, budget, default)
 
 
 def build_pretrained(spec: str, arg: str, game: str, seed: int | None,
                      root: Root | None = None) -> Agent:
-    """The agent of spec ``pretrained[:GAME][:net|:az[:N]]`` for ``game`` (module docstring)."""
+    """The agent of spec ``pretrained[:GAME][:net|:az[:N]|:mcts[:N]]`` for ``game`` (module
+    docstring)."""
     if game not in GAMES:
         raise AgentSpecError(f"agent spec {spec!r}: unknown game {game!r}; games: "
                              f"{', '.join(sorted(GAMES))}")
-    game, simulations = parse_spec(spec, arg, game)
-    if simulations is None and "afterstate" in manifest_entry(game, root):
+    game, mode, simulations = parse_spec(spec, arg, game)
+    entry = manifest_entry(game, root)
+    if mode is None and "afterstate" in entry:
         agent: Any = load_afterstate_agent(game, seed, root)
         agent.name = spec
         return agent
     network = load_network(game, root)
-    if simulations is None and "residual_at" in manifest_entry(game, root):
-        return _residual_agent(spec, game, network, seed, root)
-    if not simulations:
-        from .policy import PolicyAgent
-        agent = PolicyAgent(network.layers, network.activation, seed=seed)
-        agent.path = network.path
-    else:
+    if mode is None and "residual_at" in entry:
+        from .pretrained_parts import seat_count_agent
+        return seat_count_agent(spec, game, network, seed, root)
+    if mode == "az":
         from .az import AZAgent
         agent = AZAgent(network, simulations=simulations, seed=seed)
+    elif mode == "mcts":
+        agent = _value_mcts(spec, network, simulations, seed)
+    else:
+        agent = network_alone(network, seed)
     agent.name = spec
     return agent
+
+
+def network_alone(network: Any, seed: int | None) -> Agent:
+    """``network`` as a :class:`~formosa_envs.agents.policy.PolicyAgent` (masked argmax)."""
+    from .policy import PolicyAgent
+    agent = PolicyAgent(network.layers, network.activation, seed=seed)
+    agent.path = network.path
+    return agent
+
+
+def _value_mcts(spec: str, network: Any, simulations: int, seed: int | None) -> Agent:
+    from .pretrained_parts import value_mcts
+    if not network.has_value:
+        raise PretrainedError(f"agent spec {spec!r}: the shipped network {network.path} has "
+                              "no value head, which the search reads")
+    return value_mcts(network, simulations, seed)
 
 
 def load_afterstate_agent(game: str, seed: int | None, root: Root | None = None) -> Agent:
@@ -279,68 +306,6 @@ def load_afterstate_agent(game: str, seed: int | None, root: Root | None = None)
         by_players[count] = _load_evaluator(game, part, root)
     return AfterstateAgent(game, _load_evaluator(game, entry["afterstate"], root), seed=seed,
                            by_players=by_players)
-
-
-def _residual_agent(spec: str, game: str, network: Any, seed: int | None,
-                    root: Root | None) -> Agent:
-    """The residual agent at the seat counts of the entry's ``residual_at`` parts, each
-    with its margin and, where the part names its own ``file``, that network (checked by
-    its own sha256); the shipped network alone at the other seat counts."""
-    from .base import SeatCountAgent
-    from .policy import PolicyAgent
-    from .residual import ResidualAgent
-
-    shared, own = {}, {}
-    for count, part in _seat_count_parts(game, manifest_entry(game, root),
-                                         "residual_at").items():
-        margin = _part_margin(game, count, part)
-        if "file" in part:
-            own[count] = ResidualAgent(game, _part_policy(game, part, root, seed), margin,
-                                       seed)
-        else:
-            shared[count] = margin
-    policy = PolicyAgent(network.layers, network.activation, seed=seed)
-    policy.path = network.path
-    default: Agent = ResidualAgent(game, policy, seed=seed, at_players=shared) \
-        if shared else policy
-    agent = SeatCountAgent(own, default) if own else default
-    for part_agent in (default, agent, *own.values()):
-        part_agent.name = spec
-    return agent
-
-
-def _part_margin(game: str, count: int, part: dict[str, Any]) -> float:
-    """The margin of a ``residual_at`` part (:class:`PretrainedError` unless >= 0)."""
-    margin = part.get("margin")
-    if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
-            or not 0 <= margin < float("inf"):
-        raise PretrainedError(f"pretrained manifest for {game}: residual_at[{count}] "
-                              f"needs a margin >= 0, got {margin!r}; run "
-                              f"{REGENERATE.format(game=game)}")
-    return float(margin)
-
-
-def _part_policy(game: str, part: dict[str, Any], root: Root | None,
-                 seed: int | None) -> Any:
-    """The network a ``residual_at`` part ships in its own ``file`` (sha256 checked,
-    its sizes those of the game now)."""
-    from .policy import PolicyAgent, PolicyFileError, _activation_of, _layers_of, kinds_of
-
-    entry = manifest_entry(game, root)
-    path = (package_root() if root is None else root) / str(part["file"])
-    data = _read_checked(game, path, part)
-    _check_current(game, path, entry)
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            arrays = {k: npz[k] for k in npz.files}
-        policy = PolicyAgent(_layers_of(arrays, str(path)), _activation_of(arrays, str(path)),
-                             seed=seed, kinds=kinds_of(arrays, str(path)))
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, PolicyFileError) as exc:
-        raise PretrainedError(f"pretrained network for {game}: {path} cannot be played "
-                              f"({exc}); run {REGENERATE.format(game=game)}") from None
-    policy.path = str(path)
-    policy.check_fits(entry["observation_size"], entry["num_actions"], game)
-    return policy
 
 
 def _seat_count_parts(game: str, entry: dict[str, Any], key: str = "afterstate_at"

@@ -109,7 +109,10 @@ def test_explicit_game_must_be_the_game_played() -> None:
     ("pretrained:chess", "'chess' is not a game"),
     ("pretrained:az:x", "positive integer"),
     ("pretrained:az:", "positive integer after 'az:'"),
-    ("pretrained:flowers:mcts", "expected pretrained"),
+    ("pretrained:flowers:uct", "expected pretrained"),
+    ("pretrained:mcts:", "positive integer after 'mcts:'"),
+    ("pretrained:mcts:0", "positive integer"),
+    ("pretrained:mcts:9:9", "expected pretrained"),
     ("pretrained:az:3:4", "expected pretrained"),
 ])
 def test_bad_specs_are_named(spec: str, message: str) -> None:

@@ -161,7 +161,7 @@ def test_the_agents_dir_catalogue_lists_only_regular_files_inside(with_dir: Any)
 
 # ----- 2. thinking budgets --------------------------------------------------------------------
 @pytest.mark.parametrize("spec", ["mcts:1000000", "mcts:2001", "mcts:5000:heuristic",
-                                  "pretrained:az:100000"])
+                                  "pretrained:az:100000", "pretrained:mcts:2001"])
 def test_a_search_budget_over_the_cap_is_refused_stating_it(client: Any, spec: str) -> None:
     message = seat_error(client, spec)
     assert "at most 2,000 simulations" in message and "--max-simulations" in message
