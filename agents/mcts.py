@@ -20,7 +20,9 @@ Each simulation of a search from seat ``me``'s decision:
    value head) and ``value_mix`` = m > 0, ``(1 - m)`` times that plus ``m`` times the
    value head run on every seat's own observation of the cut state (one batched call
    per simulation): the score gain of the round played out, and the network's estimate
-   of what the position is worth for the rest of the game (``pretrained:mcts``).
+   of what the position is worth for the rest of the game (``pretrained:mcts``). A
+   ``horizon_value`` (a function ``(game, state) -> each seat's value in [-1, 1]``, e.g.
+   :class:`~formosa_envs.agents.round_value.RoundValue`) replaces that value at a cut.
 
 Defaults (measured on 2-player Flowers): rollouts stop at the end of the
 current round (``horizon="round"``; states without a ``round`` counter play to
@@ -81,7 +83,8 @@ class MCTSAgent(StateAgent):
                  exploration: float = 0.7, rollout: str = "random",
                  horizon: str = "round", score_scale: float = 40.0,
                  prior_weight: float | None = None, value_network: Any = None,
-                 value_mix: float = 0.0) -> None:
+                 value_mix: float = 0.0,
+                 horizon_value: Callable[[Any, Any], list[float]] | None = None) -> None:
         """Configure the search (see the module docstring for the options' meaning)."""
         if simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
@@ -92,6 +95,10 @@ class MCTSAgent(StateAgent):
         if score_scale <= 0:
             raise ValueError(f"score_scale must be positive, got {score_scale}")
         _check_value_mix(value_network, value_mix)
+        if horizon_value is not None and (not callable(horizon_value) or value_mix > 0):
+            raise ValueError("horizon_value must be a function (game, state) -> values, "
+                             "and replaces the value_mix (give one of the two)")
+        self.horizon_value = horizon_value
         self.simulations = simulations
         self.exploration = exploration
         self.rollout = rollout
@@ -199,6 +206,8 @@ class MCTSAgent(StateAgent):
             steps += 1
         if game.is_terminal(s):
             return list(game.returns(s))
+        if self.horizon_value is not None:
+            return list(self.horizon_value(game, s))
         value = self._score_value(game.scores(s), base[0])
         if self.value_network is None:
             return value

@@ -89,8 +89,11 @@ def test_config_refuses_unknown_and_out_of_range_keys(tmp_path: Path) -> None:
         load_afterstate_config(bad)
     with pytest.raises(ConfigError, match="hidden must be a list"):
         load_afterstate_config(None, hidden=[0])
-    shipped = Path(__file__).parent.parent / "training" / "configs" / "tea_afterstate.toml"
-    assert load_afterstate_config(shipped).games >= 100
+    configs = sorted((Path(__file__).parent.parent / "training" / "configs")
+                     .glob("*_afterstate.toml"))
+    assert {p.stem for p in configs} >= {"tea_afterstate", "flowers_afterstate"}
+    for path in configs:  # every recorded run's settings still load
+        assert load_afterstate_config(path).games >= 100, path
 
 
 torch = pytest.importorskip("torch")  # the [train] extra: fitting needs it
