@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .policy import PolicyFileError, archive_arrays, read_archive
+from .policy import PolicyFileError, read_archive
 
 FORMAT = "formosa-round-value/1"
 
@@ -44,19 +44,19 @@ class RoundValue:
         return cls.from_arrays(read_archive(Path(path), "round-value table"), str(path))
 
     @classmethod
-    def from_bytes(cls, data: bytes, path: str) -> RoundValue:
-        """The table of ``.npz`` bytes already read from ``path``."""
-        return cls.from_arrays(archive_arrays(data, path, "round-value table"), path)
-
-    @classmethod
     def from_arrays(cls, arrays: dict[str, Any], path: str) -> RoundValue:
         """Check the arrays of a table file: its format, target and the table's shape."""
         fmt = str(np.asarray(arrays.get("format", "")))
         if fmt != FORMAT:
             raise PolicyFileError(f"{path} is not a round-value table (format {fmt!r}, "
                                   f"expected {FORMAT!r})")
-        target = int(np.asarray(arrays.get("target_vp", 0)))
-        values = np.asarray(arrays.get("values", np.zeros(0)), dtype=np.float64)
+        target, values = arrays.get("target_vp"), arrays.get("values")
+        if not (isinstance(target, np.ndarray) and target.shape == () and
+                target.dtype.kind in "iu" and isinstance(values, np.ndarray) and
+                values.dtype.kind in "fiu"):
+            raise PolicyFileError(f"{path}: a round-value table needs an integer target_vp "
+                                  "and a numeric values array")
+        target, values = int(target), values.astype(np.float64)
         if target < 1 or values.shape != (target, target, 2) or \
                 not np.all(np.abs(values) <= 1.0):
             raise PolicyFileError(f"{path}: values must be a ({target}, {target}, 2) table "

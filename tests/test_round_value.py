@@ -101,6 +101,13 @@ def test_bad_table_files_are_named(tmp_path: Path) -> None:
     np.savez(wrong, values=np.full((60, 60, 2), 2.0), target_vp=60, format=np.str_(FORMAT))
     with pytest.raises(PolicyFileError, match=r"a \(60, 60, 2\) table in \[-1, 1\]"):
         RoundValue.load(wrong)
+    for name, arrays in {"list": {"target_vp": np.array([60, 60])},
+                         "text": {"target_vp": 60, "values": np.array(["x"])},
+                         "missing": {}}.items():
+        bad = tmp_path / f"{name}.npz"
+        np.savez(bad, format=np.str_(FORMAT), **arrays)
+        with pytest.raises(PolicyFileError, match="needs an integer target_vp"):
+            RoundValue.load(bad)
 
 
 def test_mcts_values_a_cut_by_its_horizon_value() -> None:
