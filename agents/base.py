@@ -71,7 +71,37 @@ class SeatCountAgent(Agent):
         """The move of the agent of this table's seat count."""
         return self.pick(game.num_players).act_on_state(game, state)
 
+    def parts(self) -> tuple[Agent, ...]:
+        """Every agent it holds, the default last."""
+        return (*self.by_count.values(), self.default)
+
+    @property
+    def simulations(self) -> int:
+        """The largest search budget of its parts (0 where none searches), so a server's
+        cap on simulations holds for whichever part plays."""
+        return max(getattr(agent, "simulations", 0) or 0 for agent in self.parts())
+
+    @property
+    def max_seconds(self) -> float | None:
+        """The think-time cap given to every part (``None``: no cap)."""
+        return getattr(self.default, "max_seconds", None)
+
+    @max_seconds.setter
+    def max_seconds(self, seconds: float | None) -> None:
+        for agent in self.parts():
+            agent.max_seconds = seconds
+
+    @property
+    def should_stop(self) -> Any:
+        """The stop check handed to every part (a search reads it between simulations)."""
+        return getattr(self.default, "should_stop", None)
+
+    @should_stop.setter
+    def should_stop(self, check: Any) -> None:
+        for agent in self.parts():
+            agent.should_stop = check
+
     def reset(self) -> None:
         """Reset every part."""
-        for agent in (*self.by_count.values(), self.default):
+        for agent in self.parts():
             agent.reset()

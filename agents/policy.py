@@ -256,10 +256,12 @@ def archive_arrays(data: bytes, file: Path | str, noun: str = "policy"
                    ) -> dict[str, np.ndarray]:
     """The arrays of the ``.npz`` bytes ``data`` of ``file`` (a zip of arrays, no pickled
     objects, unpacking to at most the cap); :class:`PolicyFileError` naming ``file``."""
-    prefix = f"{file} is not an exported formosa policy"
+    kind = "policy" if noun in ("policy", "network") else noun  # a network is a policy's
+    prefix = f"{file} is not an exported formosa {kind}"
     if not zipfile.is_zipfile(io.BytesIO(data)):
-        raise PolicyFileError(f"{prefix}: not an .npz policy archive (python -m "
-                              "formosa_envs.training.ppo.export MODEL.zip OUT.npz writes one)")
+        hint = (" (python -m formosa_envs.training.ppo.export MODEL.zip OUT.npz writes one)"
+                if kind == "policy" else "")
+        raise PolicyFileError(f"{prefix}: not an .npz {kind} archive{hint}")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive, policy_errors():
             check_npz_archive(archive, file, f"{noun} file")

@@ -108,6 +108,11 @@ def test_bad_table_files_are_named(tmp_path: Path) -> None:
         np.savez(bad, format=np.str_(FORMAT), **arrays)
         with pytest.raises(PolicyFileError, match="needs an integer target_vp"):
             RoundValue.load(bad)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a table\n")
+    with pytest.raises(PolicyFileError, match="not an exported formosa round-value table: "
+                                              "not an .npz round-value table archive$"):
+        RoundValue.load(notes)
 
 
 def test_mcts_values_a_cut_by_its_horizon_value() -> None:

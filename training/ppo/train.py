@@ -255,7 +255,8 @@ HELP: dict[str, str] = {
 def build_parser() -> argparse.ArgumentParser:
     """Flags for every training option (defaults come from the game's TOML); a bad value
     is one line naming the flag and the allowed range, exit status 2."""
-    parser = OneLineParser(prog="formosa train", description="Self-play MaskablePPO training.")
+    parser = OneLineParser(prog="formosa train", description="Train an agent for a game "
+                            "(MaskablePPO self-play by default; --backend for the others).")
     parser.add_argument("game", choices=sorted(GAMES), help="game name")
     parser.add_argument("--config", help="TOML file (default training/configs/<game>.toml)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
@@ -264,8 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="sb3: MaskablePPO in this process (default); rllib: Ray RLlib "
                              "(python -m formosa_envs.training.ppo.train_rllib -h for its "
                              "flags); jax: "
-                             "jitted PPO or Gumbel MuZero, Flowers only (python -m "
-                             "formosa_envs.training.jax.train -h)")
+                             "jitted PPO (Flowers, Dadaocheng) or Gumbel MuZero (Flowers) "
+                             "(python -m formosa_envs.training.jax.train -h); afterstate: "
+                             "an evaluator of the heuristic's candidate moves")
     for flag, name in FLAGS.items():
         parser.add_argument(f"--{flag}", default=None, **_flag_kind(name))
     return parser
