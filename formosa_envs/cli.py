@@ -21,20 +21,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from formosa_envs.agents import AgentSpecError
 from formosa_envs.agents import make_agent as build_agent
+from formosa_envs.cli_handover import cmd_tournament, cmd_train, exit_status
 from formosa_envs.core.errors import FormosaError
 from formosa_envs.games import GAMES, make_game
 from formosa_envs.tools.usage import (
     MAX_GAMES,
-    MAX_WORKERS,
     USAGE_ERROR,
     OneLineParser,
     UsageError,
-    check_input_file,
     check_output_folder,
     int_between,
     non_negative_int,
@@ -56,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parse(parser, argv)
     except SystemExit as exc:  # argparse: -h (0) or a bad command line (2)
-        return _exit_status(exc)
+        return exit_status(exc)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -96,13 +94,6 @@ def _fail(command: str, message: str) -> int:
     return USAGE_ERROR
 
 
-def _exit_status(exc: SystemExit) -> int:
-    code = exc.code
-    if code is None:
-        return 0
-    return code if isinstance(code, int) else 2
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-command per tool."""
     parser = OneLineParser(prog="formosa", description=__doc__.split("\n")[0])
@@ -140,8 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--viewer", type=non_negative_int, default=None,
                         help="show the table as this seat sees it (default: everything)")
     replay.set_defaults(run=cmd_replay)
-    train = sub.add_parser("train", help="self-play training: MaskablePPO ([train] extra) or "
-                           "--backend rllib ([rllib] extra)",
+    train = sub.add_parser("train", help="train an agent: MaskablePPO ([train] extra), or "
+                           "--backend rllib ([rllib]), jax ([jax]) or afterstate",
                            add_help=False)
     train.set_defaults(run=cmd_train)
     tour = sub.add_parser("tournament", help="agents vs agents, seats rotated, with ratings",
@@ -346,84 +337,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = write_replay(args.record, args.out, args.viewer)
     print(f"wrote {path} (open it in a browser: arrow keys, Home/End, Space)")
     return 0
-
-
-def _extra(module: str) -> Any:
-    """Import a training module, or explain which extra to install."""
-    import importlib
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise FormosaError(f"this command needs the training extras ({exc.name} is missing): "
-                           "pip install -e '.[train]'") from None
-
-
-def cmd_train(args: argparse.Namespace) -> int:
-    """Hand over to ``formosa_envs.training.ppo.train`` (its own flags: ``formosa train -h``)."""
-    return _hand_over("formosa_envs.training.train", args.rest, _check_train_flags)
-
-
-def cmd_tournament(args: argparse.Namespace) -> int:
-    """Hand over to ``formosa_envs.evaluation.evaluate`` (its own flags: ``formosa tournament
-    -h``)."""
-    return _hand_over("formosa_envs.evaluation.evaluate", args.rest, _check_tournament_flags,
-                      entry="run", prog="formosa tournament")
-
-
-def _pre_parser(command: str) -> argparse.ArgumentParser:
-    """A parser of the few flags checked here before a hand-over (others pass through)."""
-    return OneLineParser(prog=f"formosa {command}", add_help=False, allow_abbrev=False)
-
-
-def _check_train_flags(argv: list[str]) -> None:
-    """Seed, config file and run folder of ``formosa train``, before anything is built."""
-    p = _pre_parser("train")
-    p.add_argument("--seed", type=non_negative_int)
-    p.add_argument("--config")
-    p.add_argument("--out")
-    known, _ = p.parse_known_args(argv)
-    if known.config is not None:
-        check_input_file(known.config, "--config")
-    if known.out is not None:
-        check_output_folder(known.out, "--out")
-
-
-def _check_tournament_flags(argv: list[str]) -> None:
-    """Agents, seats, counts and output folders of ``formosa tournament``, before any game."""
-    from formosa_envs.tools.record import check_record_folder
-    p = _pre_parser("tournament")
-    p.add_argument("--agents")
-    p.add_argument("--players", type=positive_int)
-    p.add_argument("--games", type=int_between(1, MAX_GAMES))
-    p.add_argument("--workers", type=int_between(1, MAX_WORKERS))
-    p.add_argument("--seed", type=non_negative_int)
-    p.add_argument("--record")
-    p.add_argument("--out")
-    known, _ = p.parse_known_args(argv)
-    specs = [s for s in (known.agents or "").split(",") if s.strip()]
-    if known.agents is not None and len(specs) < 2:
-        raise UsageError(f"--agents {known.agents!r}: a tournament needs at least two agents "
-                         "(comma-separated), e.g. random,heuristic")
-    if known.players is not None and known.players < 2:
-        raise UsageError(f"--players {known.players}: a tournament seats at least 2 agents "
-                         "per table (solo games: formosa simulate GAME --players 1)")
-    if known.record is not None:
-        check_record_folder(known.record)
-    if known.out is not None:
-        check_output_folder(known.out, "--out")
-
-
-def _hand_over(module: str, argv: list[str], check: Callable[[list[str]], None],
-               entry: str = "main", **keywords: str) -> int:
-    """``check`` the flags checked here, then run ``module.<entry>(argv, **keywords)`` (an
-    entry that raises on bad input, so the error is printed as ``formosa CMD: error: ...``)."""
-    try:
-        check(argv)
-        return int(getattr(_extra(module), entry)(argv, **keywords) or 0)
-    except SystemExit as exc:  # its own argparse: -h, or a bad command line
-        return _exit_status(exc)
-    except (ValueError, FileNotFoundError) as exc:  # bad options, specs, files
-        raise FormosaError(str(exc)) from None
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
