@@ -37,6 +37,15 @@ class Agent(ABC):
         """Forget any per-game memory (called at the start of each game)."""
         return None
 
+    def inform(self, game: Any, state: Any, player: int, action: int) -> None:
+        """Told that seat ``player`` chose ``action`` at ``state`` (any seat's move, before
+        it is applied; as OpenSpiel's ``Bot.inform_action``). An agent may remember what
+        every seat sees of it; the default ignores it. Called by
+        :func:`formosa_envs.tools.simulate.play_game` (``formosa simulate``, tournaments,
+        the benchmarks) and ``formosa play``; the web app does not call it (its undo
+        would leave an agent remembering moves taken back)."""
+        return None
+
 
 class StateAgent(Agent):
     """An agent that decides from the engine state (heuristics, search)."""
@@ -70,6 +79,10 @@ class SeatCountAgent(Agent):
     def act_on_state(self, game: Any, state: Any) -> int:
         """The move of the agent of this table's seat count."""
         return self.pick(game.num_players).act_on_state(game, state)
+
+    def inform(self, game: Any, state: Any, player: int, action: int) -> None:
+        """Hand a move to the part that plays at this table size."""
+        self.pick(game.num_players).inform(game, state, player, action)
 
     def parts(self) -> tuple[Agent, ...]:
         """Every agent it holds, the default last."""

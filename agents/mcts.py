@@ -24,6 +24,11 @@ Each simulation of a search from seat ``me``'s decision:
    ``horizon_value`` (a function ``(game, state) -> each seat's value in [-1, 1]``, e.g.
    :class:`~formosa_envs.agents.round_value.RoundValue`) replaces that value at a cut.
 
+With a ``belief`` (an object with ``determinize(game, state, me, rng)``, ``inform`` and
+``reset``, e.g. :class:`~formosa_envs.agents.belief.FlowersPlayBelief`) step 1 draws the
+deal from it instead; :meth:`MCTSAgent.inform` hands it every move made at the table (a
+driver that does not call ``inform`` leaves it with nothing to weigh: uniform deals).
+
 Defaults (measured on 2-player Flowers): rollouts stop at the end of the
 current round (``horizon="round"``; states without a ``round`` counter play to
 the end of the game), score_scale 40 (a linear value: a round's VP are worth
@@ -47,6 +52,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -84,7 +90,8 @@ class MCTSAgent(StateAgent):
                  horizon: str = "round", score_scale: float = 40.0,
                  prior_weight: float | None = None, value_network: Any = None,
                  value_mix: float = 0.0,
-                 horizon_value: Callable[[Any, Any], list[float]] | None = None) -> None:
+                 horizon_value: Callable[[Any, Any], list[float]] | None = None,
+                 belief: Any = None) -> None:
         """Configure the search (see the module docstring for the options' meaning)."""
         if simulations < 1:
             raise ValueError(f"simulations must be a positive integer, got {simulations}")
@@ -99,6 +106,10 @@ class MCTSAgent(StateAgent):
             raise ValueError("horizon_value must be a function (game, state) -> values, "
                              "and replaces the value_mix (give one of the two)")
         self.horizon_value = horizon_value
+        if belief is not None and not callable(getattr(belief, "determinize", None)):
+            raise ValueError("belief must have determinize(game, state, me, rng), inform "
+                             f"and reset (e.g. agents.belief.FlowersPlayBelief), got {belief!r}")
+        self.belief = belief
         self.simulations = simulations
         self.exploration = exploration
         self.rollout = rollout
@@ -121,8 +132,14 @@ class MCTSAgent(StateAgent):
         """Asked between simulations: True ends the search at once (best move so far)."""
 
     def reset(self) -> None:
-        """Nothing per game: the tree is rebuilt at every decision."""
-        return None
+        """The tree is rebuilt at every decision; a belief forgets the last game."""
+        if self.belief is not None:
+            self.belief.reset()
+
+    def inform(self, game: Any, state: Any, player: int, action: int) -> None:
+        """A move made at the table, handed to the belief (if any) before it is applied."""
+        if self.belief is not None:
+            self.belief.inform(game, state, player, action)
 
     # ----- search ---------------------------------------------------------------
     def act_on_state(self, game: Any, state: Any) -> int:
@@ -137,10 +154,11 @@ class MCTSAgent(StateAgent):
         root = _Node(me)
         base = (game.scores(state), _round(state))
         stopped = stop_check(self)
+        deal = partial(self.belief.determinize, game) if self.belief else game.determinize
         for done in range(self.simulations):
             if done and stopped():
                 break
-            self._simulate(game, game.determinize(state, me, self.rng), root, base)
+            self._simulate(game, deal(state, me, self.rng), root, base)
         self.last_search = {a: _visit_key(root.children.get(a)) for a in legal}
         return max(legal, key=self.last_search.__getitem__)
 

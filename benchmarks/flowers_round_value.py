@@ -10,10 +10,13 @@ Make the table (3.4 minutes on 2 cores; it is the table measured in docs/learned
 The agent ``round-value:N`` is :class:`~formosa_envs.agents.mcts.MCTSAgent` with N
 simulations, heuristic play-outs and tree prior (as ``mcts:N:heuristic``) whose play-outs
 cut at the round's end are valued by the table (``horizon_value``) instead of the score
-gain. It plays ``--opponent`` (default ``mcts:200:heuristic``) in 2-player Flowers, seats
-rotated; the tournament table is printed. Both search the same number of simulations, so
-they think about as long per decision (``--timing G``: measured side by side instead,
-over G games, one process).
+gain; ``round-value:N:belief`` (``--belief``) also draws its deals from
+:class:`~formosa_envs.agents.belief.FlowersPlayBelief` (weighted by the opponent's plays
+of the round). It plays ``--opponent`` (default ``mcts:200:heuristic``) in 2-player
+Flowers, seats rotated; the tournament table is printed. Both search the same number of
+simulations, so they think about as long per decision (``--timing G``: measured side by
+side instead, over G games, one process; an agent's time includes what it spends when
+told the other seat's moves).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any
 
 import numpy as np
 from formosa_envs.agents import make_agent
+from formosa_envs.agents.belief import FlowersPlayBelief
 from formosa_envs.agents.mcts import MCTSAgent
 from formosa_envs.agents.round_value import RoundValue
 
@@ -36,13 +40,17 @@ PREFIX = "round-value:"
 
 
 def agent_factory(table_path: str, spec: str, game: str, seed: int | None) -> Any:
-    """``round-value:N`` with the table at ``table_path``; any other spec as usual."""
+    """``round-value:N[:belief]`` with the table at ``table_path``; any other spec as
+    usual."""
     if not spec.startswith(PREFIX):
         return make_agent(spec, game, seed)
     table = RoundValue.load(table_path)
     table.check_game(make_game(game, num_players=2))
-    agent = MCTSAgent(int(spec[len(PREFIX):]), seed, rollout="heuristic",
-                      horizon_value=table)
+    simulations, _, mode = spec[len(PREFIX):].partition(":")
+    if mode not in ("", "belief"):
+        raise ValueError(f"{spec!r}: the only mode is 'belief' ({PREFIX}N[:belief])")
+    agent = MCTSAgent(int(simulations), seed, rollout="heuristic", horizon_value=table,
+                      belief=FlowersPlayBelief() if mode else None)
     agent.name = spec
     return agent
 
@@ -64,6 +72,10 @@ def timing(factory: Any, specs: list[str], games: int, seed: int) -> dict[str, f
             action = agents[seat].act_on_state(game, game.clone(state))
             spent[order[seat]][0] += time.perf_counter() - start
             spent[order[seat]][1] += 1
+            for told, agent in zip(order, agents, strict=True):
+                start = time.perf_counter()
+                agent.inform(game, state, seat, action)
+                spent[told][0] += time.perf_counter() - start
             game.apply_action(state, action)
     return {s: round(1000 * t / max(n, 1), 2) for s, (t, n) in spent.items()}
 
@@ -78,9 +90,12 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=8_000_000)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--timing", type=int, default=0, metavar="G")
+    p.add_argument("--belief", action="store_true",
+                   help="deals weighted by the opponent's plays (round-value:N:belief)")
     args = p.parse_args()
     factory = partial(agent_factory, args.table)
-    specs = [f"{PREFIX}{args.simulations}", args.opponent]
+    specs = [f"{PREFIX}{args.simulations}" + (":belief" if args.belief else ""),
+             args.opponent]
     if args.timing:
         print(timing(factory, specs, args.timing, args.seed))
         return

@@ -283,3 +283,28 @@ def test_flowers_text_names_cards_as_the_table_shows_them(seed: int) -> None:
     """Prompts and chance lines say ``7``, never the internal id (``7 (card 27)``)."""
     _, text = _play("flowers", 2, seed)
     assert "(card " not in text, re.findall(r".{30}\(card \d+\).{10}", text)[:3]
+
+
+class FirstMove:
+    """An agent that always takes the first legal move (in Flowers it never ends a round)."""
+
+    name = "first"
+
+    def act_on_state(self, game: Any, state: Any) -> int:
+        return game.legal_actions(state)[0]
+
+
+def test_a_game_that_never_ends_stops_at_the_decision_cap(tmp_path) -> None:
+    """``formosa play`` stops at ``max_game_length`` decisions as ``formosa simulate`` does
+    (it used to loop for ever), says so, and records the game as truncated."""
+    from formosa_envs.tools.record import load_record
+    out, path = io.StringIO(), tmp_path / "cut.json"
+    game = make_game("flowers", num_players=3)
+    scores = play_session("flowers", 3, [FirstMove(), FirstMove(), FirstMove()], seed=6,
+                          out=out, record_path=str(path))
+    text = out.getvalue()
+    assert f"Stopped after {game.max_game_length:,} decisions" in text
+    assert "winner(s): none (the game was cut off before its end)" in text
+    record = load_record(path)
+    assert record["truncated"] is True and len(scores) == 3
+    assert sum(p >= 0 for p, _, _ in record["steps"]) == game.max_game_length

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from formosa_envs.agents.belief import FlowersPlayBelief
 from formosa_envs.agents.mcts import MCTSAgent, _resolve_chance
 from formosa_envs.agents.policy import PolicyFileError
 from formosa_envs.agents.round_value import FORMAT, RoundValue
@@ -152,11 +153,17 @@ def test_the_benchmark_plays_the_table_inside_mcts(table_file: Path) -> None:
     agent = module.agent_factory(str(table_file), "round-value:12", "flowers", 1)
     assert isinstance(agent, MCTSAgent) and agent.simulations == 12
     assert isinstance(agent.horizon_value, RoundValue)
+    assert agent.belief is None
+    believing = module.agent_factory(str(table_file), "round-value:12:belief", "flowers", 1)
+    assert isinstance(believing.belief, FlowersPlayBelief)
+    with pytest.raises(ValueError, match="the only mode is 'belief'"):
+        module.agent_factory(str(table_file), "round-value:12:trust", "flowers", 1)
     other = module.agent_factory(str(table_file), "mcts:5:heuristic", "flowers", 1)
     assert other.horizon_value is None
     factory = lambda s, g, seed: module.agent_factory(str(table_file), s, g, seed)  # noqa: E731
-    times = module.timing(factory, ["round-value:4", "mcts:4:heuristic"], 1, 9_900_000)
-    assert set(times) == {"round-value:4", "mcts:4:heuristic"} and min(times.values()) > 0
+    times = module.timing(factory, ["round-value:4:belief", "mcts:4:heuristic"], 1, 9_900_000)
+    assert set(times) == {"round-value:4:belief", "mcts:4:heuristic"}
+    assert min(times.values()) > 0
 
 
 def test_the_command_writes_a_table_and_refuses_bad_flags(tmp_path: Path,

@@ -225,6 +225,18 @@ def seat_value(game: Any, s: Any, seat: int, w: Weights = DEFAULT_WEIGHTS) -> fl
     return s.scores[seat] + MULTIPLIER[s.tokens[seat]] * pile
 
 
+def play_values(game: Any, s: Any, seat: int, played: int, cards: list[int],
+                w: Weights = DEFAULT_WEIGHTS) -> tuple[float, list[float]]:
+    """The heuristic's value of playing ``played`` at ``seat``'s play decision ``s``, and
+    of playing each of ``cards`` there instead, as if ``played`` were the only card of its
+    hand that others can place (its other cards are unknown to them: they count as unseen
+    in the recapture chance). Reads only what every seat sees, and ``played``."""
+    view_state = s.clone()
+    view_state.hands[seat] = [played]
+    view = _View(game, view_state, seat, w)
+    return view.play_value(played), [view.play_value(c) for c in cards]
+
+
 # ----- keep playing or cash out -----------------------------------------------------
 
 def _keep_or_cash(game: Any, s: Any, me: int, w: Weights) -> int:

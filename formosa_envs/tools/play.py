@@ -21,6 +21,7 @@ from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
 
 from .narrate import ChanceNarrator, decision_prompt, move_lines, table_changes
+from .simulate import tell_all
 
 
 class HumanQuit(Exception):
@@ -126,12 +127,16 @@ def play_session(game_name: str, num_players: int, seats: list[Any], seed: int |
         return None
     out.write("\n" + game.render(state) + "\n")
     scores = game.scores(state)
+    truncated = not game.is_terminal(state)
+    if truncated:
+        out.write(f"Stopped after {game.max_game_length:,} decisions (the game's safety cap, "
+                  "not a rule): the scores are as they stand.\n")
     out.write(f"Final scores: {scores}; winner(s): {_winners_text(game, state)}\n")
     if record_path:
         from .record import new_record, save_record
         record = new_record(game_name, num_players, options, chance_seed,
                             names or [getattr(s, "name", "agent") for s in seats], steps,
-                            scores, False)
+                            scores, truncated)
         out.write(f"game record saved to {save_record(record, record_path)}\n")
     return scores
 
@@ -147,7 +152,7 @@ def _play_out(game: Any, seats: list[Any], seed: int, out: TextIO,
     narrator = ChanceNarrator(game, humans[0] if len(humans) == 1 else None)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
-    while not game.is_terminal(state):
+    while not game.is_terminal(state) and state.decisions < game.max_game_length:
         player = game.current_player(state)
         if player == CHANCE:
             action = game.sample_chance(state, rng)
@@ -162,6 +167,7 @@ def _play_out(game: Any, seats: list[Any], seed: int, out: TextIO,
             else:
                 out.write(f"player {player} ({seats[player].name}){_context(game, state)}: "
                           f"{game.action_label(state, action)}\n")
+            tell_all(seats, game, state, player, action)
         steps.append([int(player), int(action), game.action_label(state, action)])
         game.apply_action(state, action)
     _write_lines(out, narrator.flush())

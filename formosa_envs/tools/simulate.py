@@ -55,10 +55,26 @@ def play_game(game: Any, agents: list[Any], seed: int,
         elif player == CHANCE:
             game.resolve_chance(state, rng)
         else:
-            game.apply_action(state, agents[player].act_on_state(game, state))
+            game.apply_action(state, chosen_move(game, state, agents, player))
     return GameRecord(seed, game.scores(state), state.decisions,
                       getattr(state, "round", 0), not game.is_terminal(state),
                       game.ranks(state), game.win_shares(state))
+
+
+def chosen_move(game: Any, state: Any, agents: list[Any], player: int) -> int:
+    """``player``'s agent's move at ``state``, told to every agent before it is applied."""
+    action = agents[player].act_on_state(game, state)
+    tell_all(agents, game, state, player, action)
+    return action
+
+
+def tell_all(agents: list[Any], game: Any, state: Any, player: int, action: int) -> None:
+    """Tell every agent at the table that ``player`` chose ``action`` at ``state``
+    (``Agent.inform``; seats without that method, such as a person's, are skipped)."""
+    for agent in agents:
+        inform = getattr(agent, "inform", None)
+        if inform is not None:
+            inform(game, state, player, action)
 
 
 def _recorded_step(game: Any, state: Any, agents: list[Any], rng: np.random.Generator,
@@ -68,7 +84,7 @@ def _recorded_step(game: Any, state: Any, agents: list[Any], rng: np.random.Gene
     if player == CHANCE:
         action = game.sample_chance(state, rng)
     else:
-        action = agents[player].act_on_state(game, state)
+        action = chosen_move(game, state, agents, player)
     steps.append([int(player), int(action), game.action_label(state, action)])
     game.apply_action(state, action)
 
