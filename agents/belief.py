@@ -87,9 +87,7 @@ class FlowersPlayBelief:
         """A deal of the cards ``viewer`` cannot see, drawn by rejection (module docstring)."""
         constraints = self.constraints(state, viewer)
         world = game.determinize(state, viewer, rng)
-        for _ in range(self.redraws):
-            if not constraints:
-                break
+        for _ in range(self.redraws if constraints else 0):
             broken = sum(1 for seat, mask in constraints if _bits(world.hands[seat]) & mask)
             if broken == 0 or rng.random() < self.eps ** broken:
                 break
