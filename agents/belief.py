@@ -12,8 +12,9 @@ breaking ``v`` plays is kept with chance ``eps ** v``; after ``redraws`` fresh d
 last one is kept. A play whose seat later played one of the cards it would have preferred
 says that the model did not hold there, so it is dropped.
 
-``eps`` = 0.25 comes from a diagnostic on deals never evaluated (seed 5,100,000, 12 games
-against ``mcts:200:heuristic``): the opponent's true hand broke a kept play 0.084 times
+``eps`` = 0.25 comes from a diagnostic on deals never evaluated
+(``benchmarks/flowers_belief.py``: seed 5,100,000, 12 games against
+``mcts:200:heuristic``): the opponent's true hand broke a kept play 0.084 times
 per play, a uniformly dealt hand about 0.35 times, a ratio near 0.25.
 
 It reads what every seat sees (field, piles, the card being matched, scores, tokens) and

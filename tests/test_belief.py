@@ -186,3 +186,18 @@ def test_the_terminal_game_tells_every_agent_every_move(tmp_path) -> None:
     play_session("flowers", 2, agents, seed=3, out=io.StringIO(), record_path=str(path))
     moves = [(p, a) for p, a, _ in load_record(path)["steps"] if p >= 0]
     assert moves and agents[0].told == moves == agents[1].told
+
+
+def test_the_diagnostic_counts_what_the_plays_say() -> None:
+    """benchmarks/flowers_belief.py: against the heuristic its own model nearly always
+    holds for the true hand, far less often for a uniform deal."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "flowers_belief.py"
+    spec = importlib.util.spec_from_file_location("flowers_belief", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    counts = module.diagnose("heuristic", games=4, seed=5_000_000)
+    assert counts["decisions"] > 20 and counts["kept_plays_per_decision"] >= 1
+    assert counts["true_hand_breaks_none"] > 0.9 > 0.7 > counts["uniform_deal_breaks_none"]
+    assert module.broken([3, 7], [(1, 1 << 7), (1, 1 << 9), (0, 1 << 3)], 1) == 1
