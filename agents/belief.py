@@ -32,7 +32,7 @@ import numpy as np
 from formosa_envs.games.flowers.actions import PLAY0
 from formosa_envs.games.flowers.rules import PLAY
 
-from .heuristics.flowers import play_values
+from .heuristics.flowers import card_mask, play_values
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class FlowersPlayBelief:
         seen = _open(state) | {card}
         hidden = [c for c in range(len(game.cards)) if c not in seen]
         value, others = play_values(game, state, player, card, hidden)
-        preferred = _bits(c for c, v in zip(hidden, others, strict=True) if v > value + 1e-9)
+        preferred = card_mask(c for c, v in zip(hidden, others, strict=True) if v > value + 1e-9)
         self.plays = [p for p in self.plays if p.round == state.round]
         self.plays.append(SeenPlay(state.round, player, card, preferred))
 
@@ -78,7 +78,7 @@ class FlowersPlayBelief:
         plays = [p for p in self.plays if p.round == state.round]
         kept = []
         for i, play in enumerate(plays):
-            later = _bits(p.card for p in plays[i + 1:] if p.seat == play.seat)
+            later = card_mask(p.card for p in plays[i + 1:] if p.seat == play.seat)
             if play.seat != viewer and not later & play.preferred:
                 kept.append((play.seat, play.preferred))
         return kept
@@ -89,7 +89,7 @@ class FlowersPlayBelief:
         constraints = self.constraints(state, viewer)
         world = game.determinize(state, viewer, rng)
         for _ in range(self.redraws if constraints else 0):
-            broken = sum(1 for seat, mask in constraints if _bits(world.hands[seat]) & mask)
+            broken = sum(1 for seat, mask in constraints if card_mask(world.hands[seat]) & mask)
             if broken == 0 or rng.random() < self.eps ** broken:
                 break
             world = game.determinize(state, viewer, rng)
@@ -105,10 +105,3 @@ def _open(state: Any) -> set[int]:
         seen.add(state.pending)
     return seen
 
-
-def _bits(cards: Any) -> int:
-    """The bit mask of card ids ``cards``."""
-    out = 0
-    for card in cards:
-        out |= 1 << card
-    return out

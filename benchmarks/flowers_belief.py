@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from formosa_envs.agents import make_agent
 from formosa_envs.agents.belief import FlowersPlayBelief
+from formosa_envs.agents.heuristics.flowers import card_mask
 
 from formosa_envs.core.engine import CHANCE
 from formosa_envs.games import make_game
@@ -31,7 +32,7 @@ UNIFORM_DEALS = 50
 
 def broken(hand: list[int], constraints: list[tuple[int, int]], seat: int) -> int:
     """How many of ``seat``'s kept plays a hand ``hand`` of that seat breaks."""
-    mask = sum(1 << card for card in hand)
+    mask = card_mask(hand)
     return sum(1 for who, preferred in constraints if who == seat and mask & preferred)
 
 

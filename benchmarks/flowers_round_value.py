@@ -15,8 +15,9 @@ gain; ``round-value:N:belief`` (``--belief``) also draws its deals from
 of the round). It plays ``--opponent`` (default ``mcts:200:heuristic``) in 2-player
 Flowers, seats rotated; the tournament table is printed. Both search the same number of
 simulations, so they think about as long per decision (``--timing G``: measured side by
-side instead, over G games, one process; an agent's time includes what it spends when
-told the other seat's moves).
+side instead, over G games, one process, by
+:func:`formosa_envs.evaluation.timing.think_times`; an agent's time includes what it
+spends when told the other seat's moves).
 """
 
 from __future__ import annotations
@@ -26,14 +27,13 @@ import time
 from functools import partial
 from typing import Any
 
-import numpy as np
 from formosa_envs.agents import make_agent
 from formosa_envs.agents.belief import FlowersPlayBelief
 from formosa_envs.agents.mcts import MCTSAgent
 from formosa_envs.agents.round_value import RoundValue
 
-from formosa_envs.core.engine import CHANCE
 from formosa_envs.evaluation.evaluate import format_table, run_tournament
+from formosa_envs.evaluation.timing import think_times
 from formosa_envs.games import make_game
 
 PREFIX = "round-value:"
@@ -55,31 +55,6 @@ def agent_factory(table_path: str, spec: str, game: str, seed: int | None) -> An
     return agent
 
 
-def timing(factory: Any, specs: list[str], games: int, seed: int) -> dict[str, float]:
-    """Mean ms per decision of each spec, the two alternating seats deal by deal."""
-    spent = {s: [0.0, 0] for s in specs}
-    for g in range(games):
-        game, rng = make_game("flowers", num_players=2), np.random.default_rng([seed, g])
-        order = specs[g % 2:] + specs[:g % 2]
-        agents = [factory(s, "flowers", seed + 2 * g + i) for i, s in enumerate(order)]
-        state = game.new_initial_state()
-        while not game.is_terminal(state):
-            seat = game.current_player(state)
-            if seat == CHANCE:
-                game.apply_action(state, game.sample_chance(state, rng))
-                continue
-            start = time.perf_counter()
-            action = agents[seat].act_on_state(game, game.clone(state))
-            spent[order[seat]][0] += time.perf_counter() - start
-            spent[order[seat]][1] += 1
-            for told, agent in zip(order, agents, strict=True):
-                start = time.perf_counter()
-                agent.inform(game, state, seat, action)
-                spent[told][0] += time.perf_counter() - start
-            game.apply_action(state, action)
-    return {s: round(1000 * t / max(n, 1), 2) for s, (t, n) in spent.items()}
-
-
 def main() -> None:
     """Parse the flags; play the tournament or time both agents."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -97,7 +72,8 @@ def main() -> None:
     specs = [f"{PREFIX}{args.simulations}" + (":belief" if args.belief else ""),
              args.opponent]
     if args.timing:
-        print(timing(factory, specs, args.timing, args.seed))
+        print(think_times("flowers", specs[0], args.timing, args.seed, opponent=args.opponent,
+                          agent_factory=factory))
         return
     start = time.perf_counter()
     result = run_tournament("flowers", specs, 2, args.games, seed=args.seed,

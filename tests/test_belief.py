@@ -201,3 +201,18 @@ def test_the_diagnostic_counts_what_the_plays_say() -> None:
     assert counts["decisions"] > 20 and counts["kept_plays_per_decision"] >= 1
     assert counts["true_hand_breaks_none"] > 0.9 > 0.7 > counts["uniform_deal_breaks_none"]
     assert module.broken([3, 7], [(1, 1 << 7), (1, 1 << 9), (0, 1 << 3)], 1) == 1
+
+
+def test_timed_games_still_tell_the_agents() -> None:
+    """think_times wraps each agent to time it; the wrapper hands every move on (a
+    belief timed there would otherwise be told nothing and its cost not counted)."""
+    from formosa_envs.evaluation.timing import think_times
+    built: list[Recorder] = []
+
+    def factory(spec: str, game: str, seed: int) -> Recorder:
+        built.append(Recorder(seed))
+        return built[-1]
+
+    times = think_times("flowers", "a", 1, seed=4, opponent="b", agent_factory=factory)
+    assert times["agent_decisions"] > 0 and len(built) == 4
+    assert all(agent.told and agent.told == built[0].told for agent in built[:2])

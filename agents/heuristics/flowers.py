@@ -98,8 +98,8 @@ def _growing(base: int, vp: int, most: int) -> Tiers:
     return ((base, vp), *((k, 1) for k in range(base + 1, most + 1)))
 
 
-def _bits(ids: Any) -> int:
-    """The bit mask of some card ids."""
+def card_mask(ids: Any) -> int:
+    """The bit mask of some card ids (bit ``c`` set for card ``c``)."""
     mask = 0
     for c in ids:
         mask |= 1 << c
@@ -110,7 +110,7 @@ def _bits(ids: Any) -> int:
 def set_table(cards: tuple[Card, ...]) -> tuple[tuple[int, Tiers], ...]:
     """``(card mask, tiers)`` of each scoring set, read from the deck's icons."""
     def having(test: Any) -> int:
-        return _bits(c.id for c in cards if test(c))
+        return card_mask(c.id for c in cards if test(c))
 
     def single(c: Card, months: tuple[int, ...]) -> bool:
         return len(c.months) == 1 and c.months[0] in months
@@ -154,13 +154,13 @@ class _View:
     def __init__(self, game: Any, s: Any, me: int, w: Weights) -> None:
         self.game, self.s, self.me, self.w = game, s, me, w
         self.table = set_table(game.cards)
-        self.masks = [_bits(p) for p in s.piles]
+        self.masks = [card_mask(p) for p in s.piles]
         full = (1 << len(game.cards)) - 1
-        every = _bits(c for p in s.piles for c in p)
+        every = card_mask(c for p in s.piles for c in p)
         self.possible = [full & ~(every & ~m) for m in self.masks]
         self.rivals = [p for p in range(s.num_players) if p != me and not s.cashed[p]]
         self.base = {}
-        seen = self.masks[me] | _bits(s.hands[me]) | _bits(s.field) | every
+        seen = self.masks[me] | card_mask(s.hands[me]) | card_mask(s.field) | every
         if s.pending >= 0:
             seen |= 1 << s.pending
         self.unseen = full & ~seen
@@ -169,7 +169,7 @@ class _View:
         """Set VP plus weighted progress of ``seat``'s pile with ``extra`` cards added."""
         pile = self.s.piles[seat]
         vp = self.game.score_cards(pile + list(extra) if extra else pile).vp
-        mask = self.masks[seat] | _bits(extra)
+        mask = self.masks[seat] | card_mask(extra)
         return vp + self.w.progress * progress(self.table, mask, self.possible[seat])
 
     def gain(self, seat: int, extra: tuple[int, ...]) -> float:
@@ -215,7 +215,7 @@ def seat_value(game: Any, s: Any, seat: int, w: Weights = DEFAULT_WEIGHTS) -> fl
     it) times its tokens' multiplier. Reads only the piles, scores and tokens (open)."""
     if s.cashed[seat]:
         return float(s.scores[seat])
-    masks = [_bits(p) for p in s.piles]
+    masks = [card_mask(p) for p in s.piles]
     every = 0
     for mask in masks:
         every |= mask

@@ -9,6 +9,7 @@ on the same machine. :func:`think_times` times every ``act_on_state`` call with
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from formosa_envs.agents import make_agent
@@ -18,7 +19,8 @@ from formosa_envs.tools.simulate import play_game
 
 
 def think_times(game_name: str, agent_spec: str, games: int, seed: int,
-                num_players: int = 2, opponent: str = "heuristic") -> dict[str, Any]:
+                num_players: int = 2, opponent: str = "heuristic",
+                agent_factory: Callable[..., Any] = make_agent) -> dict[str, Any]:
     """Mean milliseconds per decision of ``agent_spec`` and of ``opponent`` in ``games``
     games (the agent in seat ``g % num_players``, the opponent in the others; chance from
     ``seed + g``) and their ratio; and the *control*: the same deals with ``opponent``
@@ -27,13 +29,15 @@ def think_times(game_name: str, agent_spec: str, games: int, seed: int,
     else plays; ``ratio_to_control`` compares the agent with the opponent in the same
     seat against the same opponents. The two runs alternate deal by deal, so a change in
     the machine's load falls on both alike. A ratio whose divisor never decided (a solo
-    table has no opponent) is None, so the result stays valid JSON."""
+    table has no opponent) is None, so the result stays valid JSON. ``agent_factory(spec,
+    game, seed)`` builds the agents (default: the spec registry). A seat's time includes
+    what its agent spends when told the other seats' moves (``Agent.inform``)."""
     game = make_game(game_name, num_players=num_players)
     spent = {"agent": [0.0, 0], "opponent": [0.0, 0]}
     control = {"agent": [0.0, 0], "opponent": [0.0, 0]}
     for g in range(games):
-        _timed_game(game, game_name, agent_spec, opponent, g, seed, spent)
-        _timed_game(game, game_name, opponent, opponent, g, seed, control)
+        _timed_game(game, game_name, (agent_spec, opponent), g, seed, spent, agent_factory)
+        _timed_game(game, game_name, (opponent, opponent), g, seed, control, agent_factory)
     agent_ms, opponent_ms = (_ms(*spent[k]) for k in ("agent", "opponent"))
     control_ms = _ms(*control["agent"])
     return {"games": games, "agent_ms_per_decision": agent_ms,
@@ -61,18 +65,23 @@ class _Timed(StateAgent):
         self.spent[1] += 1
         return action
 
+    def inform(self, game: Any, state: Any, player: int, action: int) -> None:
+        start = time.perf_counter()
+        self.agent.inform(game, state, player, action)
+        self.spent[0] += time.perf_counter() - start
+
     def reset(self) -> None:
         self.agent.reset()
 
 
-def _timed_game(game: Any, game_name: str, agent_spec: str, opponent: str, g: int,
-                seed: int, spent: dict[str, list]) -> None:
-    """Play deal ``g`` (chance from ``seed + g``) with ``agent_spec`` in seat ``g % n`` and
-    ``opponent`` in the others (:func:`formosa_envs.tools.simulate.play_game`), adding each
+def _timed_game(game: Any, game_name: str, specs: tuple[str, str], g: int, seed: int,
+                spent: dict[str, list], factory: Callable[..., Any]) -> None:
+    """Play deal ``g`` (chance from ``seed + g``) with ``specs[0]`` in seat ``g % n`` and
+    ``specs[1]`` in the others (:func:`formosa_envs.tools.simulate.play_game`), adding each
     side's seconds and decisions to ``spent``."""
     n = game.num_players
     names = ["agent" if i == g % n else "opponent" for i in range(n)]
-    agents = [_Timed(make_agent(agent_spec if name == "agent" else opponent, game_name,
-                                seed + 10 * g + i), spent[name])
+    agents = [_Timed(factory(specs[0] if name == "agent" else specs[1], game_name,
+                             seed + 10 * g + i), spent[name])
               for i, name in enumerate(names)]
     play_game(game, agents, seed + g)
